@@ -1,0 +1,48 @@
+"""One family of errors for everything a player or a script can get wrong.
+
+Every error carries a message key and its parameters so the table and the phone page can say it in
+the player's language (:mod:`banker.messages`); ``str(error)`` is the English text.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class BankerError(ValueError):
+    """An action that the rules do not allow, or input that cannot be understood.
+
+    The game state is never changed by an action that raises this.
+    """
+
+    key: str
+    params: dict[str, Any]
+
+    def __init__(self, key: str, **params: Any) -> None:
+        from banker.messages import render
+
+        self.key = key
+        self.params = params
+        super().__init__(render(key, params, "en"))
+
+    def translated(self, language: str) -> str:
+        """The message in ``language`` ("en", "ru" or "bg"); English when unknown."""
+        from banker.messages import render
+
+        return render(self.key, self.params, language)
+
+
+class IllegalAction(BankerError):
+    """The rules forbid this action in the current state."""
+
+
+class UnknownName(BankerError):
+    """A player, property, square, deck or card that the game does not know."""
+
+
+class BadInput(BankerError):
+    """An action that is malformed: a wrong field, a wrong type, a negative amount."""
+
+
+class EditionError(BankerError):
+    """An edition file that cannot be loaded."""
