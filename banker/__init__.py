@@ -3,3 +3,26 @@
 Pure and deterministic: no I/O (except :mod:`banker.journal`), no threads (except the lock in
 :mod:`banker.session`), no clock. Money is ``int``.
 """
+
+from banker.actions import Action, parse_action
+from banker.edition import Edition, load_edition
+from banker.engine import apply, is_legal, legal_actions, new_game
+from banker.errors import BankerError
+from banker.invariants import check_invariants
+from banker.rules import Rules
+from banker.state import GameState
+
+__all__ = [
+    "Action",
+    "BankerError",
+    "Edition",
+    "GameState",
+    "Rules",
+    "apply",
+    "check_invariants",
+    "is_legal",
+    "legal_actions",
+    "load_edition",
+    "new_game",
+    "parse_action",
+]

@@ -1,0 +1,395 @@
+"""The action vocabulary: small frozen dataclasses with one JSON form.
+
+The same JSON is the web API's request body, the journal's row and a line of a replay script:
+``{"action": "rent", "player": "Bob", "property": "park_place"}``. See ``docs/actions.md``.
+"""
+
+from __future__ import annotations
+
+import json
+import types
+import typing
+from dataclasses import MISSING, dataclass, field, fields
+from typing import Any, ClassVar, Union
+
+from banker.errors import BadInput
+
+
+@dataclass(frozen=True, slots=True)
+class Bundle:
+    """One side of a trade: what a player hands over."""
+
+    cash: int = 0
+    properties: tuple[str, ...] = ()
+    jail_cards: int = 0
+
+    def is_empty(self) -> bool:
+        return self.cash == 0 and not self.properties and self.jail_cards == 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"cash": self.cash, "properties": list(self.properties), "jail_cards": self.jail_cards}
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """Base of every action; ``name`` is the JSON ``"action"`` value."""
+
+    name: ClassVar[str] = ""
+    money_out: ClassVar[bool] = False
+    """Whether the action spends money by choice (refused while the player is in debt)."""
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"action": self.name}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            default = f.default if f.default is not MISSING else (
+                f.default_factory() if f.default_factory is not MISSING else MISSING)
+            if value == default and f.default is not MISSING:
+                continue
+            key = f.name.rstrip("_")
+            if isinstance(value, Bundle):
+                out[key] = value.to_json()
+            elif isinstance(value, tuple):
+                out[key] = list(value)
+            elif isinstance(value, dict):
+                out[key] = {k: list(v) if isinstance(v, tuple) else v for k, v in value.items()}
+            else:
+                out[key] = value
+        return out
+
+    def to_line(self) -> str:
+        return json.dumps(self.to_json(), ensure_ascii=False)
+
+    @property
+    def actor(self) -> str | None:
+        """The player who acts, if any."""
+        value = getattr(self, "player", None)
+        if value is None:
+            value = getattr(self, "from_", None)
+        return value if isinstance(value, str) else None
+
+
+@dataclass(frozen=True, slots=True)
+class NewGame(Action):
+    name: ClassVar[str] = "new_game"
+    edition: str
+    players: tuple[str, ...]
+    rules: dict[str, Any] = field(default_factory=dict)
+    deal: dict[str, tuple[str, ...]] | None = None
+    """Deeds dealt to each player in a short or timed game; drawn from ``seed`` when absent."""
+    seed: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Salary(Action):
+    name: ClassVar[str] = "salary"
+    player: str
+    landed: bool = False
+    """Landed exactly on GO (pays double under that house rule)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Buy(Action):
+    name: ClassVar[str] = "buy"
+    money_out: ClassVar[bool] = True
+    player: str
+    property: str
+    price: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class StartAuction(Action):
+    name: ClassVar[str] = "auction"
+    property: str
+    declined_by: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class BuildingAuction(Action):
+    name: ClassVar[str] = "building_auction"
+    building: str
+    """"house" or "hotel"."""
+
+
+@dataclass(frozen=True, slots=True)
+class Bid(Action):
+    name: ClassVar[str] = "bid"
+    money_out: ClassVar[bool] = True
+    player: str
+    amount: int
+    property: str | None = None
+    """In a building auction: the street to build on."""
+
+
+@dataclass(frozen=True, slots=True)
+class AuctionClose(Action):
+    name: ClassVar[str] = "auction_close"
+
+
+@dataclass(frozen=True, slots=True)
+class Rent(Action):
+    name: ClassVar[str] = "rent"
+    player: str
+    property: str
+    dice: int | None = None
+    card: str | None = None
+    """"nearest_railroad" (pay twice) or "nearest_utility" (pay 10 × dice)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Pay(Action):
+    name: ClassVar[str] = "pay"
+    player: str
+    amount: int
+    to: str
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Collect(Action):
+    name: ClassVar[str] = "collect"
+    player: str
+    amount: int
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class FreeParking(Action):
+    name: ClassVar[str] = "free_parking"
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
+class Tax(Action):
+    name: ClassVar[str] = "tax"
+    player: str
+    square: str
+    choice: str | None = None
+    """"flat" or "percent" where the income tax offers a choice."""
+
+
+@dataclass(frozen=True, slots=True)
+class DrawCard(Action):
+    name: ClassVar[str] = "card"
+    player: str
+    deck: str
+    card: str
+    square: str | None = None
+    """Where the card was drawn (a square id or board index), for "nearest" and passing GO."""
+    dice: int | None = None
+    passed_go: bool | None = None
+    choice: str | None = None
+    """"pay" or "draw" for a "pay a fine or take a Chance" card."""
+
+
+@dataclass(frozen=True, slots=True)
+class Build(Action):
+    name: ClassVar[str] = "build"
+    money_out: ClassVar[bool] = True
+    player: str
+    property: str
+
+
+@dataclass(frozen=True, slots=True)
+class SellBuilding(Action):
+    name: ClassVar[str] = "sell_building"
+    player: str
+    property: str
+
+
+@dataclass(frozen=True, slots=True)
+class SellAllBuildings(Action):
+    name: ClassVar[str] = "sell_all_buildings"
+    player: str
+    property: str
+    """Any street of the group: every building on the group goes back to the bank."""
+
+
+@dataclass(frozen=True, slots=True)
+class Mortgage(Action):
+    name: ClassVar[str] = "mortgage"
+    player: str
+    property: str
+
+
+@dataclass(frozen=True, slots=True)
+class Unmortgage(Action):
+    name: ClassVar[str] = "unmortgage"
+    money_out: ClassVar[bool] = True
+    player: str
+    property: str
+
+
+@dataclass(frozen=True, slots=True)
+class KeepMortgaged(Action):
+    name: ClassVar[str] = "keep_mortgaged"
+    player: str
+    property: str
+
+
+@dataclass(frozen=True, slots=True)
+class Trade(Action):
+    name: ClassVar[str] = "trade"
+    from_: str
+    to: str
+    give: Bundle = Bundle()
+    take: Bundle = Bundle()
+    settles_debt: bool = False
+    """The creditor ``to`` accepts this trade in full payment of what ``from`` owes them (§8.2)."""
+
+    @property
+    def actor(self) -> str | None:
+        return self.from_
+
+
+@dataclass(frozen=True, slots=True)
+class GoToJail(Action):
+    name: ClassVar[str] = "go_to_jail"
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
+class JailFine(Action):
+    name: ClassVar[str] = "jail_fine"
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
+class UseJailCard(Action):
+    name: ClassVar[str] = "use_jail_card"
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
+class LeaveJail(Action):
+    name: ClassVar[str] = "leave_jail"
+    player: str
+    """Rolled a double in jail."""
+
+
+@dataclass(frozen=True, slots=True)
+class PayDebt(Action):
+    name: ClassVar[str] = "pay_debt"
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
+class Bankrupt(Action):
+    name: ClassVar[str] = "bankrupt"
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
+class EndTurn(Action):
+    name: ClassVar[str] = "end_turn"
+
+
+@dataclass(frozen=True, slots=True)
+class Undo(Action):
+    name: ClassVar[str] = "undo"
+
+
+@dataclass(frozen=True, slots=True)
+class EndGame(Action):
+    name: ClassVar[str] = "end_game"
+
+
+ACTION_TYPES: dict[str, type[Action]] = {
+    cls.name: cls
+    for cls in (
+        NewGame, Salary, Buy, StartAuction, BuildingAuction, Bid, AuctionClose, Rent, Pay, Collect,
+        FreeParking, Tax, DrawCard, Build, SellBuilding, SellAllBuildings, Mortgage, Unmortgage,
+        KeepMortgaged, Trade, GoToJail, JailFine, UseJailCard, LeaveJail, PayDebt, Bankrupt, EndTurn,
+        Undo, EndGame,
+    )
+}
+
+
+def parse_action(data: dict[str, Any] | str) -> Action:
+    """Build an action from its JSON form (a dict or one JSON line); :class:`BadInput` if malformed."""
+    if isinstance(data, str):
+        try:
+            data = json.loads(data)
+        except json.JSONDecodeError as exc:
+            raise BadInput("bad_json", problem=exc.msg, column=exc.colno) from exc
+    if not isinstance(data, dict):
+        raise BadInput("not_an_object", got=type(data).__name__)
+    name = data.get("action")
+    if not isinstance(name, str):
+        raise BadInput("missing_action_name", known=", ".join(sorted(ACTION_TYPES)))
+    cls = ACTION_TYPES.get(name)
+    if cls is None:
+        raise BadInput("unknown_action", action=name, known=", ".join(sorted(ACTION_TYPES)))
+    hints = typing.get_type_hints(cls)
+    by_json = {f.name.rstrip("_"): f for f in fields(cls)}
+    for key in data:
+        if key != "action" and key not in by_json:
+            raise BadInput("unknown_field", action=name, field=key, known=", ".join(sorted(by_json)))
+    kwargs: dict[str, Any] = {}
+    for key, f in by_json.items():
+        if key not in data:
+            if f.default is MISSING and f.default_factory is MISSING:
+                raise BadInput("missing_field", action=name, field=key)
+            continue
+        kwargs[f.name] = _convert(data[key], hints[f.name], name, key)
+    return cls(**kwargs)
+
+
+def _convert(value: Any, hint: Any, action: str, key: str) -> Any:
+    origin = typing.get_origin(hint)
+    if origin in (Union, types.UnionType):
+        options = [a for a in typing.get_args(hint) if a is not type(None)]
+        if value is None:
+            return None
+        return _convert(value, options[0], action, key)
+
+    def bad(expected: str) -> BadInput:
+        return BadInput("bad_field", action=action, field=key, value=json.dumps(value, ensure_ascii=False),
+                        expected=expected)
+
+    if hint is str:
+        if isinstance(value, int) and not isinstance(value, bool) and key == "square":
+            return str(value)
+        if not isinstance(value, str) or not value:
+            raise bad("a non-empty text")
+        return value
+    if hint is int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise bad("a whole number")
+        return value
+    if hint is bool:
+        if not isinstance(value, bool):
+            raise bad("true or false")
+        return value
+    if hint is Bundle:
+        if not isinstance(value, dict):
+            raise bad('an object like {"cash": 100, "properties": [], "jail_cards": 0}')
+        unknown = set(value) - {"cash", "properties", "jail_cards"}
+        if unknown:
+            raise bad("only cash, properties and jail_cards")
+        cash = value.get("cash", 0)
+        cards = value.get("jail_cards", 0)
+        props = value.get("properties", [])
+        if isinstance(cash, bool) or not isinstance(cash, int) or isinstance(cards, bool) or not isinstance(
+                cards, int):
+            raise bad("whole numbers for cash and jail_cards")
+        if not isinstance(props, list) or not all(isinstance(p, str) for p in props):
+            raise bad("a list of property ids")
+        return Bundle(cash, tuple(props), cards)
+    if origin is tuple:
+        if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+            raise bad("a list of names")
+        return tuple(value)
+    if origin is dict:
+        if not isinstance(value, dict):
+            raise bad("an object")
+        args = typing.get_args(hint)
+        if len(args) == 2 and typing.get_origin(args[1]) is tuple:
+            out: dict[str, tuple[str, ...]] = {}
+            for k, v in value.items():
+                if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
+                    raise bad("an object of lists of property ids")
+                out[k] = tuple(v)
+            return out
+        return dict(value)
+    raise bad(str(hint))  # pragma: no cover - every field type is handled above

@@ -1,0 +1,131 @@
+"""Houses and hotels (§6): even building and selling, the 32/12 stock, hotels, shortage auctions."""
+
+from __future__ import annotations
+
+from banker import checks
+from banker.actions import Build, SellAllBuildings, SellBuilding
+from banker.edition import Property
+from banker.errors import IllegalAction
+from banker.state import BANK
+from banker.work import Work
+
+
+def check_can_build(w: Work, who: int, prop: Property, *, stock: bool = True) -> None:
+    """Everything §6 asks before a building goes up on ``prop``, except the price."""
+    checks.street(w, prop)
+    checks.owner_is(w, who, prop)
+    members = checks.group_members(w, prop)
+    for number in members:
+        other = w.edition.properties[number]
+        owner = w.props[number].owner
+        if owner != who:
+            raise IllegalAction("build_needs_group", player=w.name(who), property=prop.name, missing=other.name,
+                                owner=w.name(owner) if owner is not None else "the bank")
+    for number in members:
+        if w.props[number].mortgaged:
+            raise IllegalAction("build_group_mortgaged", player=w.name(who), property=prop.name,
+                                mortgaged=w.edition.properties[number].name)
+    level = w.level(prop.number)
+    if level >= w.rules.hotel_level:
+        raise IllegalAction("build_has_hotel", property=prop.name)
+    lowest = min(w.level(n) for n in members)
+    if level > lowest:
+        first = next(w.edition.properties[n] for n in members if w.level(n) == lowest)
+        raise IllegalAction("build_evenly", property=prop.name, first=first.name)
+    if stock:
+        if level + 1 == w.rules.hotel_level:
+            if w.bank_hotels < 1:
+                raise IllegalAction("no_hotels_left", property=prop.name)
+        elif w.bank_houses < 1:
+            raise IllegalAction("no_houses_left", property=prop.name)
+
+
+def put_up(w: Work, prop: Property) -> str:
+    """Place the next building on ``prop`` from the bank's stock; returns "house" or "hotel"."""
+    ps = w.props[prop.number]
+    if ps.houses + 1 == w.rules.hotel_level:
+        w.set_prop(prop.number, houses=0, hotel=True)
+        w.bank_hotels -= 1
+        w.bank_houses += w.rules.max_houses
+        return "hotel"
+    w.set_prop(prop.number, houses=ps.houses + 1)
+    w.bank_houses -= 1
+    return "house"
+
+
+def build(w: Work, a: Build) -> None:
+    who = checks.seat(w, a.player)
+    prop = checks.deed(w, a.property)
+    check_can_build(w, who, prop)
+    checks.cash_covers(w, who, prop.house_price, prop.name)
+    txn = w.transfer(a.player, BANK, prop.house_price, "build")
+    kind = put_up(w, prop)
+    w.event("built", txn, player=a.player, property=prop.id, building=kind, amount=prop.house_price,
+            houses=w.props[prop.number].houses, hotel=w.props[prop.number].hotel)
+
+
+def sell_building(w: Work, a: SellBuilding) -> None:
+    who = checks.seat(w, a.player)
+    prop = checks.deed(w, a.property)
+    checks.street(w, prop)
+    checks.owner_is(w, who, prop)
+    level = w.level(prop.number)
+    if level == 0:
+        raise IllegalAction("no_buildings", property=prop.name)
+    members = checks.group_members(w, prop)
+    highest = max(w.level(n) for n in members)
+    if level < highest:
+        first = next(w.edition.properties[n] for n in members if w.level(n) == highest)
+        raise IllegalAction("sell_evenly", property=prop.name, first=first.name)
+    half = prop.house_price // 2
+    ps = w.props[prop.number]
+    if not ps.hotel:
+        w.set_prop(prop.number, houses=ps.houses - 1)
+        w.bank_houses += 1
+        txn = w.transfer(BANK, a.player, half, "sell_building")
+        w.event("sold_building", txn, player=a.player, property=prop.id, building="house", amount=half,
+                houses=ps.houses - 1, hotel=False)
+        return
+    # A hotel comes down to houses only if the bank can supply them (§6.7).
+    left = min(w.rules.max_houses, w.bank_houses)
+    others = [w.level(n) for n in members if n != prop.number]
+    if left < w.rules.max_houses and any(abs(level_ - left) > 1 for level_ in others):
+        raise IllegalAction("hotel_breakdown_short", property=prop.name, houses=w.bank_houses,
+                            needed=w.rules.max_houses)
+    levels_sold = w.rules.hotel_level - left
+    w.set_prop(prop.number, houses=left, hotel=False)
+    w.bank_hotels += 1
+    w.bank_houses -= left
+    amount = half * levels_sold
+    txn = w.transfer(BANK, a.player, amount, "sell_building")
+    w.event("sold_building", txn, player=a.player, property=prop.id, building="hotel", amount=amount,
+            houses=left, hotel=False)
+
+
+def sell_all(w: Work, a: SellAllBuildings) -> None:
+    who = checks.seat(w, a.player)
+    prop = checks.deed(w, a.property)
+    checks.street(w, prop)
+    checks.owner_is(w, who, prop)
+    if checks.group_has_buildings(w, prop) is None:
+        raise IllegalAction("no_buildings_in_group", property=prop.name)
+    amount = return_group_buildings(w, prop.group)
+    txn = w.transfer(BANK, a.player, amount, "sell_building")
+    w.event("sold_all_buildings", txn, player=a.player, group=prop.group, amount=amount)
+
+
+def return_group_buildings(w: Work, group: str) -> int:
+    """Take every building of a group back into the bank's stock; returns half their cost."""
+    total = 0
+    for number in w.edition.groups[group]:
+        ps = w.props[number]
+        price = w.edition.properties[number].house_price
+        if ps.hotel:
+            w.bank_hotels += 1
+            total += price // 2 * w.rules.hotel_level
+        elif ps.houses:
+            w.bank_houses += ps.houses
+            total += price // 2 * ps.houses
+        if ps.hotel or ps.houses:
+            w.set_prop(number, houses=0, hotel=False)
+    return total

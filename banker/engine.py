@@ -1,0 +1,197 @@
+"""``apply(state, action) -> (state, events)``: the one door through which the game changes.
+
+Two tiers of legality, as in a chess library: :func:`legal_actions` lists what can be done now,
+:func:`is_legal` answers for one action, :func:`apply` does it or raises a :class:`BankerError`
+(and then the state is unchanged: handlers work on a scratch copy).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+from banker import buildings, deeds, payments, settlement
+from banker.actions import (
+    Action,
+    AuctionClose,
+    Bankrupt,
+    Bid,
+    Build,
+    BuildingAuction,
+    Buy,
+    Collect,
+    DrawCard,
+    EndGame,
+    EndTurn,
+    FreeParking,
+    GoToJail,
+    JailFine,
+    KeepMortgaged,
+    LeaveJail,
+    Mortgage,
+    NewGame,
+    Pay,
+    PayDebt,
+    Rent,
+    Salary,
+    SellAllBuildings,
+    SellBuilding,
+    StartAuction,
+    Tax,
+    Trade,
+    Undo,
+    Unmortgage,
+    UseJailCard,
+)
+from banker.errors import BadInput, BankerError, IllegalAction
+from banker.ledger import Event
+from banker.state import GameState, History
+from banker.work import Work
+from banker.worth import liquidation_value
+
+Handler = Callable[[Work, Any], None]
+
+HANDLERS: dict[type[Action], Handler] = {
+    Salary: payments.salary,
+    Collect: payments.collect,
+    Pay: payments.pay,
+    FreeParking: payments.free_parking,
+    Tax: payments.tax,
+    DrawCard: payments.draw_card,
+    GoToJail: payments.go_to_jail,
+    JailFine: payments.jail_fine,
+    UseJailCard: payments.use_jail_card,
+    LeaveJail: payments.leave_jail,
+    Buy: deeds.buy,
+    StartAuction: deeds.start_auction,
+    BuildingAuction: deeds.building_auction,
+    Bid: deeds.bid,
+    AuctionClose: deeds.auction_close,
+    Rent: deeds.rent,
+    Mortgage: deeds.mortgage,
+    Unmortgage: deeds.unmortgage,
+    KeepMortgaged: deeds.keep_mortgaged,
+    Build: buildings.build,
+    SellBuilding: buildings.sell_building,
+    SellAllBuildings: buildings.sell_all,
+    PayDebt: settlement.pay_debt,
+    Bankrupt: settlement.bankrupt,
+    Trade: settlement.trade,
+    EndTurn: settlement.end_turn,
+    EndGame: settlement.end_game,
+}
+
+# What may happen while an auction is open: bidding, closing, and raising money to bid with.
+DURING_AUCTION = (Bid, AuctionClose, Mortgage, SellBuilding, SellAllBuildings, EndGame)
+DECISION_ACTIONS = (Unmortgage, KeepMortgaged)
+
+
+def new_game(action: NewGame) -> tuple[GameState, tuple[Event, ...]]:
+    """Start a game; see :class:`banker.actions.NewGame`."""
+    return settlement.new_game(action)
+
+
+def apply(state: GameState | None, action: Action) -> tuple[GameState, tuple[Event, ...]]:
+    """Apply ``action`` to ``state``; returns the new state and what happened.
+
+    Raises :class:`BankerError` (the state is then unchanged) when the rules do not allow it.
+    ``state`` may be ``None`` only for ``new_game``.
+    """
+    if isinstance(action, NewGame):
+        if state is not None:
+            raise IllegalAction("game_in_progress")
+        return new_game(action)
+    if state is None:
+        raise IllegalAction("no_game")
+    if isinstance(action, Undo):
+        return _undo(state)
+    if state.ended:
+        raise IllegalAction("game_over", winner=state.winner or "-")
+    handler = HANDLERS.get(type(action))
+    if handler is None:  # pragma: no cover - every action type has a handler
+        raise BadInput("unknown_action", action=action.name, known="")
+    w = Work(state)
+    _common_checks(w, action)
+    handler(w, action)
+    new_state = replace(w.freeze(), history=History(state, action))
+    return new_state, tuple(w.events)
+
+
+def _common_checks(w: Work, action: Action) -> None:
+    state = w.state
+    if state.auction is not None and not isinstance(action, DURING_AUCTION):
+        auction = state.auction
+        what = state.edition.properties[auction.property].name if auction.property is not None else auction.building
+        raise IllegalAction("auction_open", what=what)
+    actor = action.actor
+    if actor is None:
+        return
+    seat = state.seat(actor)
+    if state.players[seat].bankrupt:
+        raise IllegalAction("player_bankrupt", player=actor)
+    pending = [d for d in state.decisions if d.player == seat]
+    if pending and not isinstance(action, DECISION_ACTIONS):
+        prop = state.edition.properties[pending[0].property]
+        raise IllegalAction("decision_pending", player=actor, property=prop.name)
+    if action.money_out and state.debts_of(seat):
+        raise IllegalAction("in_debt", player=actor)
+
+
+def _undo(state: GameState) -> tuple[GameState, tuple[Event, ...]]:
+    if state.history is None:
+        raise IllegalAction("nothing_to_undo")
+    previous = state.history.previous
+    undone = state.history.action
+    restored = replace(previous, seq=state.seq + 1)
+    return restored, (Event("undone", {"action": undone.to_json()}),)
+
+
+def is_legal(state: GameState, action: Action) -> bool:
+    """Whether :func:`apply` would accept ``action`` now."""
+    try:
+        apply(state, action)
+    except BankerError:
+        return False
+    return True
+
+
+def legal_actions(state: GameState) -> list[Action]:
+    """Every legal action that needs no amount, dice or card to be chosen (those the table offers).
+
+    Buying lists only deeds the player can afford at the printed price; paying, bidding and trading
+    need an amount and are checked with :func:`is_legal`.
+    """
+    if state.ended:
+        return [Undo()] if state.history is not None else []
+    candidates: list[Action] = []
+    if state.auction is not None:
+        candidates.append(AuctionClose())
+    for seat, player in enumerate(state.players):
+        if player.bankrupt:
+            continue
+        name = player.name
+        if state.debts_of(seat):
+            candidates += [PayDebt(name), Bankrupt(name)]
+        if player.in_jail:
+            candidates += [JailFine(name), UseJailCard(name), LeaveJail(name)]
+        else:
+            candidates += [Salary(name), GoToJail(name)]
+        for prop, ps in zip(state.edition.properties, state.props, strict=True):
+            if ps.owner is None:
+                if player.cash >= prop.price:
+                    candidates.append(Buy(name, prop.id))
+            elif ps.owner == seat:
+                candidates += [Mortgage(name, prop.id), Unmortgage(name, prop.id), KeepMortgaged(name, prop.id)]
+                if prop.kind == "street":
+                    candidates += [Build(name, prop.id), SellBuilding(name, prop.id)]
+    if state.history is not None:
+        candidates.append(Undo())
+    candidates.append(EndTurn())
+    return [a for a in candidates if is_legal(state, a)]
+
+
+def can_go_bankrupt(state: GameState, seat: int) -> bool:
+    """Whether the player's debts exceed everything they could raise (§8.3)."""
+    total = state.debt_total(seat)
+    return total > 0 and liquidation_value(state, seat) < total

@@ -1,0 +1,78 @@
+"""Invariants that hold after every action; pure functions returning the list of what is wrong."""
+
+from __future__ import annotations
+
+from banker.state import GameState
+
+
+def invariant_errors(state: GameState) -> list[str]:
+    errors: list[str] = []
+    rules, edition = state.rules, state.edition
+    total = state.bank + state.pot + sum(p.cash for p in state.players)
+    if total != 0:
+        errors.append(f"money not conserved: bank+pot+players = {total}")
+    if state.pot < 0:
+        errors.append(f"pot is negative: {state.pot}")
+    for p in state.players:
+        if p.cash < 0:
+            errors.append(f"{p.name} has negative cash {p.cash}")
+        if p.bankrupt and (p.cash or p.jail_cards or p.in_jail):
+            errors.append(f"bankrupt {p.name} still holds cash, cards or a jail place")
+    houses = sum(ps.houses for ps in state.props)
+    hotels = sum(1 for ps in state.props if ps.hotel)
+    if houses + state.bank_houses != rules.houses:
+        errors.append(f"houses: {houses} built + {state.bank_houses} in bank != {rules.houses}")
+    if hotels + state.bank_hotels != rules.hotels:
+        errors.append(f"hotels: {hotels} built + {state.bank_hotels} in bank != {rules.hotels}")
+    if state.bank_houses < 0 or state.bank_hotels < 0:
+        errors.append("bank building stock is negative")
+    for prop, ps in zip(edition.properties, state.props, strict=True):
+        if ps.owner is not None and not 0 <= ps.owner < len(state.players):
+            errors.append(f"{prop.id}: owner seat {ps.owner} does not exist")
+        elif ps.owner is not None and state.players[ps.owner].bankrupt:
+            errors.append(f"{prop.id}: owned by bankrupt {state.players[ps.owner].name}")
+        if ps.owner is None and ps.mortgaged:
+            errors.append(f"{prop.id}: mortgaged but owned by the bank")
+        built = ps.houses or ps.hotel
+        if not built:
+            continue
+        if prop.kind != "street":
+            errors.append(f"{prop.id}: buildings on a {prop.kind}")
+        if ps.hotel and ps.houses:
+            errors.append(f"{prop.id}: hotel and houses at once")
+        if ps.houses > rules.max_houses:
+            errors.append(f"{prop.id}: {ps.houses} houses")
+        members = edition.groups[prop.group]
+        if any(state.props[n].owner != ps.owner for n in members):
+            errors.append(f"{prop.id}: built on an incomplete group")
+        if any(state.props[n].mortgaged for n in members):
+            errors.append(f"{prop.id}: built on a group with a mortgage")
+    for group, members in edition.groups.items():
+        levels = [state.level(n) for n in members]
+        if max(levels) - min(levels) > 1:
+            errors.append(f"{group}: uneven buildings {levels}")
+    for deck in ("chance", "community_chest"):
+        held = sum(p.jail_cards.count(deck) for p in state.players)
+        available = sum(1 for c in edition.decks[deck] if c.kind == "jail_free")
+        if held > available:
+            errors.append(f"{held} jail cards of {deck} held, the deck has {available}")
+    for d in state.debts:
+        if d.amount <= 0:
+            errors.append(f"debt of {d.amount}")
+        if state.players[d.debtor].bankrupt:
+            errors.append(f"bankrupt {state.players[d.debtor].name} still owes")
+    for dec in state.decisions:
+        ps = state.props[dec.property]
+        if ps.owner != dec.player or not ps.mortgaged:
+            errors.append(f"decision on {edition.properties[dec.property].id} is stale")
+    active = [p for p in state.players if not p.bankrupt]
+    if not state.ended and len(active) < 2:
+        errors.append("game goes on with fewer than two players")
+    return errors
+
+
+def check_invariants(state: GameState) -> None:
+    """Raise ``AssertionError`` listing every broken invariant."""
+    errors = invariant_errors(state)
+    if errors:
+        raise AssertionError("; ".join(errors))

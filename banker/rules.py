@@ -1,0 +1,116 @@
+"""House rules: one frozen config with defaults from the edition and overrides at ``new_game``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any
+
+from banker.errors import BadInput
+
+ROUNDINGS = ("up", "down", "nearest")
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """Every rule that differs between printings or tables (RULES.md names each one)."""
+
+    starting_cash: int = 1500
+    """§1.2: cash each player starts with."""
+    salary: int = 200
+    """§2.1: paid for passing or landing on GO."""
+    double_salary_on_go: bool = False
+    """§2.1 house rule: landing exactly on GO pays twice the salary."""
+    jail_fine: int = 50
+    """§5.4: the fine to leave jail."""
+    jail_double_fine: int = 0
+    """§5.4 house rule (seed 002): a fee for leaving jail on a double; 0 means free."""
+    free_parking_pot: bool = False
+    """§5.5 house rule: taxes, fines and card payments go to a pot that Free Parking collects."""
+    double_rent_with_mortgage: bool = True
+    """§4.2: unimproved streets of a complete group earn double rent while another street is mortgaged."""
+    income_tax_percent: int = 0
+    """§5.1 house rule: the income tax square offers "flat or this % of total worth"; 0 means off."""
+    decliner_may_bid: bool = True
+    """§3.2: the player who declined to buy may bid in the auction."""
+    bankruptcy_auctions: bool = True
+    """§9.2: after a bankruptcy to the bank its deeds are auctioned; off: they simply return unowned."""
+    mortgage_interest_percent: int = 10
+    """§7.2: interest charged on lifting a mortgage and on receiving a mortgaged deed."""
+    rounding: str = "up"
+    """§7.2: rounding of percentages (interest, tax): "up", "down" or "nearest"."""
+    short_game: bool = False
+    """§10.2: deeds dealt at the start, hotels after 3 houses, the game ends at the second bankruptcy."""
+    timed_game: bool = False
+    """§10.3: deeds dealt at the start, the game ends with ``end_game`` at the agreed time."""
+    deal_deeds: int = -1
+    """Deeds dealt to each player at the start; -1 means 2 in a short or timed game, else 0."""
+    houses: int = 32
+    """§6.5: the bank's stock of houses."""
+    hotels: int = 12
+    """§6.5: the bank's stock of hotels."""
+
+    @property
+    def max_houses(self) -> int:
+        """Houses a street holds before a hotel: 3 in the short game (§6.3), else 4."""
+        return 3 if self.short_game else 4
+
+    @property
+    def hotel_level(self) -> int:
+        return self.max_houses + 1
+
+    @property
+    def deeds_dealt(self) -> int:
+        if self.deal_deeds >= 0:
+            return self.deal_deeds
+        return 2 if (self.short_game or self.timed_game) else 0
+
+    @property
+    def ends_at_bankruptcies(self) -> int:
+        """The game ends (richest wins) when this many players went bankrupt; 0: last one standing."""
+        return 2 if self.short_game else 0
+
+    def percent(self, amount: int, percent: int) -> int:
+        """``percent`` % of ``amount`` as a whole number, rounded as the table agreed."""
+        whole, rest = divmod(amount * percent, 100)
+        if rest == 0 or self.rounding == "down":
+            return whole
+        if self.rounding == "up":
+            return whole + 1
+        return whole + (1 if rest >= 50 else 0)
+
+    def interest(self, mortgage_value: int) -> int:
+        return self.percent(mortgage_value, self.mortgage_interest_percent)
+
+    def to_json(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    @classmethod
+    def build(cls, defaults: dict[str, Any], overrides: dict[str, Any]) -> Rules:
+        """Edition defaults, then the table's overrides; :class:`BadInput` on an unknown or bad value."""
+        known = {f.name: f for f in fields(cls)}
+        values: dict[str, Any] = {}
+        for source in (defaults, overrides):
+            for key, value in source.items():
+                if key not in known:
+                    raise BadInput("unknown_rule", rule=key, known=", ".join(sorted(known)))
+                default = known[key].default
+                if isinstance(default, bool):
+                    if not isinstance(value, bool):
+                        raise BadInput("bad_rule_value", rule=key, value=repr(value), expected="true or false")
+                elif isinstance(default, int):
+                    if isinstance(value, bool) or not isinstance(value, int):
+                        raise BadInput("bad_rule_value", rule=key, value=repr(value), expected="a whole number")
+                    if value < (-1 if key == "deal_deeds" else 0):
+                        raise BadInput("bad_rule_value", rule=key, value=repr(value), expected="not negative")
+                elif isinstance(default, str) and value not in ROUNDINGS:
+                    raise BadInput("bad_rule_value", rule=key, value=repr(value), expected=" / ".join(ROUNDINGS))
+                values[key] = value
+        rules = cls(**values)
+        if rules.starting_cash <= 0:
+            raise BadInput("bad_rule_value", rule="starting_cash", value=str(rules.starting_cash),
+                           expected="a positive amount")
+        if rules.income_tax_percent > 100 or rules.mortgage_interest_percent > 100:
+            raise BadInput("bad_rule_value", rule="income_tax_percent", value="> 100", expected="0-100")
+        if rules.deeds_dealt > 3:
+            raise BadInput("bad_rule_value", rule="deal_deeds", value=str(rules.deal_deeds), expected="0-3")
+        return rules

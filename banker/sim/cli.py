@@ -1,0 +1,120 @@
+"""``banker sim``: many seeded games, a progress bar, and what they show."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from banker.sim.strategies import STRATEGIES, Strategy
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("sim", help="bots play complete games through the engine")
+    p.add_argument("--games", type=int, default=100)
+    p.add_argument("--players", type=int, default=4)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--edition", default="us")
+    p.add_argument("--rules", default="{}", help='house rules as JSON, e.g. \'{"short_game": true}\'')
+    p.add_argument("--max-turns", type=int, default=1000, help="turns before end_game (the timed ending)")
+    p.add_argument("--no-check", action="store_true", help="skip the invariant check after every action")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p.set_defaults(func=run)
+
+
+def lineup(game_seed: int, players: int) -> list[Strategy]:
+    """Strategies for one game: every strategy in turn, seats shuffled by the game's seed."""
+    names = sorted(STRATEGIES)
+    chosen = [STRATEGIES[names[i % len(names)]] for i in range(players)]
+    random.Random(game_seed * 7919 + 1).shuffle(chosen)
+    return chosen
+
+
+def simulate(games: int, players: int, seed: int, edition: str = "us", rules: dict[str, Any] | None = None,
+             check: bool = True, max_turns: int = 1000, progress: bool = False) -> dict[str, Any]:
+    from banker.sim.game import play_game
+
+    ended: Counter[str] = Counter()
+    wins_by_strategy: Counter[str] = Counter()
+    seats_by_strategy: Counter[str] = Counter()
+    wins_by_seat: Counter[int] = Counter()
+    turns = actions = 0
+    iterator: Any = range(games)
+    if progress:
+        from tqdm import tqdm  # type: ignore[import-untyped]
+
+        iterator = tqdm(iterator, unit="game", file=sys.stderr)
+    started = time.perf_counter()
+    for i in iterator:
+        game_seed = seed * 1_000_003 + i
+        strategies = lineup(game_seed, players)
+        result = play_game(game_seed, strategies, edition=edition, rules=rules, check=check, max_turns=max_turns)
+        ended[result.ended_by] += 1
+        turns += result.turns
+        actions += max(0, result.actions)
+        for s in result.strategies:
+            seats_by_strategy[s] += 1
+        if result.winner_seat is not None:
+            wins_by_strategy[result.strategies[result.winner_seat]] += 1
+            wins_by_seat[result.winner_seat] += 1
+    elapsed = time.perf_counter() - started
+    return {
+        "games": games,
+        "players": players,
+        "seed": seed,
+        "checked": check,
+        "seconds": round(elapsed, 3),
+        "games_per_second": round(games / elapsed, 1) if elapsed else 0.0,
+        "mean_turns": round(turns / games, 1) if games else 0.0,
+        "mean_actions": round(actions / games, 1) if games and check else None,
+        "actions_per_second": round(actions / elapsed) if elapsed and check else None,
+        "ended_by": dict(ended),
+        "win_share_by_strategy": {
+            s: round(wins_by_strategy[s] / seats_by_strategy[s], 3) for s in sorted(seats_by_strategy)
+        },
+        "win_share_by_seat": {f"seat {k + 1}": round(wins_by_seat[k] / games, 3) for k in range(players)},
+    }
+
+
+def run(args: argparse.Namespace) -> int:
+    from banker.errors import BankerError
+    from banker.sim.game import InvariantViolation
+
+    try:
+        rules = json.loads(args.rules)
+    except json.JSONDecodeError as exc:
+        print(f"--rules is not JSON: {exc.msg}", file=sys.stderr)
+        return 2
+    if not 2 <= args.players <= 8:
+        print("--players must be 2 to 8", file=sys.stderr)
+        return 2
+    try:
+        summary = simulate(args.games, args.players, args.seed, args.edition, rules, not args.no_check,
+                           args.max_turns, progress=not args.quiet)
+    except InvariantViolation as exc:
+        path = Path(f"sim-failure-seed{exc.seed}.jsonl")
+        path.write_text(exc.script(), encoding="utf-8")
+        print(f"invariant broken: {exc}\nreproduce with: banker replay {path}", file=sys.stderr)
+        return 1
+    except BankerError as exc:
+        print(str(exc), file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(summary))
+        return 0
+    print(f"{summary['games']} games of {summary['players']} players in {summary['seconds']} s: "
+          f"{summary['games_per_second']} games/s"
+          + ("" if summary["checked"] else " (invariant checks off)"))
+    print(f"mean length: {summary['mean_turns']} turns"
+          + (f", {summary['mean_actions']} actions ({summary['actions_per_second']} actions/s)"
+             if summary["checked"] else ""))
+    print("ended by: " + ", ".join(f"{k} {v}" for k, v in sorted(summary["ended_by"].items())))
+    print("win share by strategy: " + ", ".join(f"{k} {v:.1%}" for k, v in summary["win_share_by_strategy"].items()))
+    print("win share by seat: " + ", ".join(f"{k} {v:.1%}" for k, v in summary["win_share_by_seat"].items()))
+    return 0

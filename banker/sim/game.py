@@ -1,0 +1,367 @@
+"""One simulated game: the movement model rolls, the bots decide, the engine rules on every action."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from banker.actions import (
+    Action,
+    AuctionClose,
+    Bankrupt,
+    Bid,
+    Build,
+    Buy,
+    DrawCard,
+    EndGame,
+    EndTurn,
+    FreeParking,
+    GoToJail,
+    JailFine,
+    KeepMortgaged,
+    LeaveJail,
+    Mortgage,
+    NewGame,
+    PayDebt,
+    Rent,
+    Salary,
+    SellAllBuildings,
+    SellBuilding,
+    StartAuction,
+    Tax,
+    Unmortgage,
+    UseJailCard,
+)
+from banker.edition import BOARD_SIZE, Property, load_edition
+from banker.engine import apply
+from banker.errors import BankerError
+from banker.invariants import invariant_errors
+from banker.ledger import Event
+from banker.sim.movement import Table
+from banker.sim.strategies import Strategy
+from banker.state import GameState
+from banker.worth import liquidation_value, total_worth
+
+JAIL = 10
+MAX_JAIL_ROLLS = 3
+
+
+class InvariantViolation(Exception):
+    """An invariant broke: carries the seed and the action sequence that reproduces it."""
+
+    def __init__(self, seed: int, actions: list[Action], problem: str) -> None:
+        self.seed = seed
+        self.actions = actions
+        self.problem = problem
+        super().__init__(f"seed {seed}, after action {len(actions)}: {problem}")
+
+    def script(self) -> str:
+        return "".join(a.to_line() + "\n" for a in self.actions)
+
+
+@dataclass
+class GameResult:
+    seed: int
+    actions: int
+    turns: int
+    ended_by: str
+    """"last_standing", "short_game" (second bankruptcy) or "turn_limit" (end_game at the agreed time)."""
+    winner: str | None
+    winner_seat: int | None
+    strategies: list[str]
+    bankruptcies: int
+    net_worth_history: list[list[int]] = field(default_factory=list)
+
+
+class Game:
+    def __init__(self, seed: int, strategies: list[Strategy], edition: str = "us",
+                 rules: dict[str, Any] | None = None, check: bool = True) -> None:
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.strategies = strategies
+        self.check = check
+        names = tuple(f"P{i + 1}" for i in range(len(strategies)))
+        start = NewGame(edition, names, rules or {}, seed=seed)
+        self.log: list[Action] = []
+        self.state: GameState = self._first(start)
+        self.edition = load_edition(edition)
+        self.table = Table.start(self.edition, len(names), self.rng)
+
+    def _first(self, action: NewGame) -> GameState:
+        state, _ = apply(None, action)
+        self.log.append(action)
+        return state
+
+    # --- talking to the engine ---------------------------------------------------------------
+    def act(self, action: Action) -> tuple[Event, ...]:
+        self.state, events = apply(self.state, action)
+        if self.check:
+            self.log.append(action)
+            errors = invariant_errors(self.state)
+            if errors:
+                raise InvariantViolation(self.seed, self.log, "; ".join(errors))
+        return events
+
+    def name(self, seat: int) -> str:
+        return self.state.players[seat].name
+
+    # --- a whole game ------------------------------------------------------------------------
+    def play(self, max_turns: int = 1000) -> GameResult:
+        turns = 0
+        while not self.state.ended and turns < max_turns:
+            seat = self.state.turn
+            self.turn(seat)
+            turns += 1
+            if not self.state.ended:
+                self.act(EndTurn())
+        ended_by = "last_standing"
+        if not self.state.ended:
+            self.act(EndGame())
+            ended_by = "turn_limit"
+        elif self.state.rules.ends_at_bankruptcies and len(self.state.active_seats()) > 1:
+            ended_by = "short_game"
+        winner = self.state.winner
+        winner_seat = self.state.seat(winner) if winner is not None else None
+        return GameResult(self.seed, len(self.log) if self.check else -1, turns, ended_by, winner, winner_seat,
+                          [s.name for s in self.strategies], len(self.state.bankrupt_order))
+
+    def turn(self, seat: int) -> None:
+        doubles = 0
+        while not self.state.ended and not self.state.players[seat].bankrupt:
+            if self.state.players[seat].in_jail:
+                roll = self.jail_turn(seat)
+                if roll is None:
+                    break
+                self.move(seat, sum(roll))
+                self.manage(seat)
+                break
+            d1, d2 = self.table.roll()
+            if d1 == d2:
+                doubles += 1
+                if doubles == 3:
+                    self.to_jail(seat)
+                    break
+            self.move(seat, d1 + d2)
+            self.manage(seat)
+            if d1 != d2 or self.state.players[seat].in_jail:
+                break
+
+    def jail_turn(self, seat: int) -> tuple[int, int] | None:
+        """Leave jail by card, fine or double; returns the roll to move by, or None to stay."""
+        player = self.state.players[seat]
+        strategy = self.strategies[seat]
+        if player.jail_cards and not self.state.debts_of(seat):
+            deck = player.jail_cards[0]
+            self.act(UseJailCard(player.name))
+            self.table.decks[deck].put_back()
+            self.table.jail_turns[seat] = 0
+            return self.table.roll()
+        if player.cash - self.state.rules.jail_fine >= strategy.reserve + 200 and not self.state.debts_of(seat):
+            self.act(JailFine(player.name))
+            self.settle()
+            self.table.jail_turns[seat] = 0
+            return self.table.roll()
+        d1, d2 = self.table.roll()
+        if d1 == d2:
+            self.act(LeaveJail(player.name))
+            self.settle()
+            self.table.jail_turns[seat] = 0
+            return d1, d2
+        self.table.jail_turns[seat] += 1
+        if self.table.jail_turns[seat] >= MAX_JAIL_ROLLS:
+            self.act(JailFine(player.name))
+            self.settle()
+            self.table.jail_turns[seat] = 0
+            return d1, d2
+        return None
+
+    def to_jail(self, seat: int) -> None:
+        self.act(GoToJail(self.name(seat)))
+        self.table.positions[seat] = JAIL
+        self.table.jail_turns[seat] = 0
+
+    def move(self, seat: int, steps: int) -> None:
+        start = self.table.positions[seat]
+        position = (start + steps) % BOARD_SIZE
+        self.table.positions[seat] = position
+        if start + steps >= BOARD_SIZE:
+            self.act(Salary(self.name(seat), landed=position == 0))
+        self.land(seat, position, steps)
+
+    def land(self, seat: int, position: int, dice: int, rent_card: str | None = None) -> None:
+        if self.state.ended or self.state.players[seat].bankrupt:
+            return
+        square = self.edition.squares[position]
+        name = self.name(seat)
+        prop = self.edition.by_square.get(position)
+        if prop is not None:
+            owner = self.state.props[prop.number].owner
+            if owner is None:
+                self.offer(seat, prop)
+            elif owner != seat:
+                if rent_card == "nearest_utility":
+                    dice = sum(self.table.roll())
+                needs_dice = prop.kind == "utility"
+                self.act(Rent(name, prop.id, dice if needs_dice else None, rent_card))
+                self.settle()
+        elif square.kind == "tax":
+            choice = None
+            if square.id == "income_tax" and self.state.rules.income_tax_percent:
+                worth = total_worth(self.state, seat)
+                percent = self.state.rules.percent(worth, self.state.rules.income_tax_percent)
+                choice = "percent" if percent < square.amount else "flat"
+            self.act(Tax(name, square.id, choice))
+            self.settle()
+        elif square.kind in ("chance", "community_chest"):
+            self.draw(seat, square.kind, position, dice)
+        elif square.kind == "go_to_jail":
+            self.to_jail(seat)
+        elif square.kind == "free_parking" and self.state.rules.free_parking_pot and self.state.pot:
+            self.act(FreeParking(name))
+
+    def draw(self, seat: int, deck: str, position: int, dice: int) -> None:
+        card = self.table.decks[deck].draw()
+        name = self.name(seat)
+        choice = None
+        if card.kind == "pay_or_draw":
+            choice = "pay" if self.state.players[seat].cash >= card.amount * 10 else "draw"
+        events = self.act(DrawCard(name, deck, card.id, square=str(position), choice=choice))
+        self.settle()
+        if self.state.players[seat].bankrupt or self.state.ended:
+            return
+        if card.kind == "go_to_jail":
+            self.table.positions[seat] = JAIL
+            self.table.jail_turns[seat] = 0
+        elif card.kind == "pay_or_draw" and choice == "draw":
+            self.draw(seat, card.draw, position, dice)
+        elif card.kind in ("advance", "nearest", "back"):
+            moved = next(e for e in events if e.kind == "moved")
+            target = self.edition.square(moved.params["square"]).index
+            self.table.positions[seat] = target
+            rent_card = moved.params.get("rent_card")
+            self.land(seat, target, dice, rent_card if isinstance(rent_card, str) else None)
+
+    # --- decisions ---------------------------------------------------------------------------
+    def offer(self, seat: int, prop: Property) -> None:
+        strategy = self.strategies[seat]
+        if not self.state.debts_of(seat) and strategy.wants(self.state, seat, prop):
+            self.act(Buy(self.name(seat), prop.id))
+            return
+        self.act(StartAuction(prop.id, declined_by=self.name(seat)))
+        self.run_auction()
+
+    def run_auction(self) -> None:
+        while self.state.auction is not None and not self.state.ended:
+            auction = self.state.auction
+            assert auction.property is not None
+            prop = self.edition.properties[auction.property]
+            tops = []
+            for seat, player in enumerate(self.state.players):
+                if player.bankrupt or seat in auction.excluded or self.state.debts_of(seat):
+                    continue
+                top = self.strategies[seat].top_bid(self.state, seat, prop)
+                if top > 0:
+                    tops.append((top, -seat, seat))
+            tops.sort(reverse=True)
+            if tops:
+                if len(tops) > 1:
+                    self.act(Bid(self.name(tops[1][2]), tops[1][0]))
+                    price = tops[1][0] + 1 if tops[0][0] > tops[1][0] else None
+                else:
+                    price = max(1, prop.price // 2) if tops[0][0] >= prop.price // 2 else tops[0][0]
+                if price is not None:
+                    self.act(Bid(self.name(tops[0][2]), price))
+            self.act(AuctionClose())
+            self.settle()
+
+    def settle(self) -> None:
+        """Debts, decisions about received mortgaged deeds, and bankruptcy auctions, until none is left."""
+        while not self.state.ended:
+            if self.state.decisions:
+                d = self.state.decisions[0]
+                prop = self.edition.properties[d.property]
+                cost = prop.mortgage + self.state.rules.interest(prop.mortgage)
+                player = self.state.players[d.player]
+                if player.cash - cost >= self.strategies[d.player].reserve and not self.state.debts_of(d.player):
+                    self.act(Unmortgage(player.name, prop.id))
+                else:
+                    self.act(KeepMortgaged(player.name, prop.id))
+                continue
+            if self.state.debts:
+                self.pay_or_fold(self.state.debts[0].debtor)
+                continue
+            if self.state.auction is not None:
+                self.run_auction()
+                continue
+            return
+
+    def pay_or_fold(self, seat: int) -> None:
+        name = self.name(seat)
+        owed = self.state.debt_total(seat)
+        if liquidation_value(self.state, seat) < owed:
+            self.act(Bankrupt(name))
+            return
+        while self.state.players[seat].cash < owed:
+            if not self.raise_money(seat):  # pragma: no cover - liquidation value covers the debt
+                break
+        self.act(PayDebt(name))
+
+    def raise_money(self, seat: int) -> bool:
+        """Mortgage a bare deed, or sell one building; the cheapest sacrifice first."""
+        name = self.name(seat)
+        state = self.state
+        bare = [p for p in state.owned(seat) if not state.props[p.number].mortgaged
+                and not any(state.level(n) for n in self.edition.groups[p.group])]
+        if bare:
+            bare.sort(key=lambda p: (self.owns_group(seat, p), p.mortgage))
+            self.act(Mortgage(name, bare[0].id))
+            return True
+        built = [p for p in state.owned(seat) if state.level(p.number)]
+        if built:
+            top = max(state.level(p.number) for p in built)
+            target = next(p for p in built if state.level(p.number) == top)
+            try:
+                self.act(SellBuilding(name, target.id))
+            except BankerError:
+                self.act(SellAllBuildings(name, target.id))
+            return True
+        return False
+
+    def owns_group(self, seat: int, prop: Property) -> bool:
+        return all(self.state.props[n].owner == seat for n in self.edition.groups[prop.group])
+
+    def manage(self, seat: int) -> None:
+        """Between rolls: lift mortgages on complete groups and build up to the strategy's level."""
+        if self.state.ended or self.state.players[seat].bankrupt or self.state.debts_of(seat):
+            return
+        strategy = self.strategies[seat]
+        name = self.name(seat)
+        for prop in self.state.owned(seat):
+            ps = self.state.props[prop.number]
+            cost = prop.mortgage + self.state.rules.interest(prop.mortgage)
+            if ps.mortgaged and self.state.players[seat].cash - cost >= strategy.reserve + 100:
+                self.act(Unmortgage(name, prop.id))
+        max_level = min(strategy.build_to, self.state.rules.hotel_level)
+        for _group, members in self.edition.groups.items():
+            first = self.edition.properties[members[0]]
+            if first.kind != "street" or not self.owns_group(seat, first):
+                continue
+            if any(self.state.props[n].mortgaged for n in members):
+                continue
+            while True:
+                levels = [(self.state.level(n), n) for n in members]
+                low, number = min(levels)
+                prop = self.edition.properties[number]
+                if low >= max_level or self.state.players[seat].cash - prop.house_price < strategy.reserve:
+                    break
+                hotel_next = low + 1 == self.state.rules.hotel_level
+                if (self.state.bank_hotels if hotel_next else self.state.bank_houses) < 1:
+                    break
+                self.act(Build(name, prop.id))
+
+
+def play_game(seed: int, strategies: list[Strategy], *, edition: str = "us",
+              rules: dict[str, Any] | None = None, check: bool = True, max_turns: int = 1000) -> GameResult:
+    """Play one complete game; raises :class:`InvariantViolation` if any invariant breaks."""
+    return Game(seed, strategies, edition, rules, check).play(max_turns)

@@ -1,0 +1,144 @@
+"""The game state: frozen dataclasses, replaced (never edited) by :func:`banker.engine.apply`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from banker.edition import Edition, Property
+from banker.errors import UnknownName
+from banker.rules import Rules
+
+if TYPE_CHECKING:
+    from banker.actions import Action
+
+Money = int
+BANK = "bank"
+POT = "pot"
+RESERVED_NAMES = frozenset({BANK, POT})
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerState:
+    name: str
+    cash: Money
+    jail_cards: tuple[str, ...] = ()
+    """Decks of the Get Out of Jail Free cards held."""
+    in_jail: bool = False
+    bankrupt: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class PropertyState:
+    owner: int | None = None
+    """Seat of the owner; ``None`` while the bank holds the deed."""
+    houses: int = 0
+    hotel: bool = False
+    mortgaged: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Debt:
+    """A payment the debtor could not make; it moves nothing until ``pay_debt`` or ``bankrupt``."""
+
+    debtor: int
+    creditor: str
+    """An account: a player's name, "bank" or "pot"."""
+    amount: Money
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """A received mortgaged deed whose new owner must ``unmortgage`` or ``keep_mortgaged`` (§7.5)."""
+
+    player: int
+    property: int
+
+
+@dataclass(frozen=True, slots=True)
+class Auction:
+    """An open auction of a deed, or of a scarce house or hotel (§6.6)."""
+
+    property: int | None
+    """Deed number being auctioned; ``None`` in a building auction."""
+    building: str = ""
+    """"house" or "hotel" in a building auction."""
+    high_bid: Money = 0
+    high_bidder: int | None = None
+    high_property: int | None = None
+    """In a building auction: where the high bidder will build."""
+    excluded: tuple[int, ...] = ()
+    """Seats that may not bid (the decliner, under that house rule)."""
+    queue: tuple[int, ...] = ()
+    """Deeds to auction next, in board order, after a bankruptcy to the bank."""
+    claims: tuple[tuple[str, Money], ...] = ()
+    """Unpaid creditors sharing the proceeds after a bankruptcy with several creditors (§9.4)."""
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class History:
+    """The link to the state before the last action, for undo (never serialized, never compared)."""
+
+    previous: GameState
+    action: Action
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    edition: Edition
+    rules: Rules
+    players: tuple[PlayerState, ...]
+    props: tuple[PropertyState, ...]
+    """Indexed by :attr:`banker.edition.Property.number`."""
+    bank_houses: int
+    bank_hotels: int
+    bank: Money
+    """The bank's ledger balance: minus all the money it has issued."""
+    pot: Money = 0
+    debts: tuple[Debt, ...] = ()
+    decisions: tuple[Decision, ...] = ()
+    auction: Auction | None = None
+    turn: int = 0
+    """Seat of the player whose turn it is."""
+    bankrupt_order: tuple[int, ...] = ()
+    winner: str | None = None
+    ended: bool = False
+    seq: int = 0
+    """Number of actions applied since ``new_game`` (undo counts too)."""
+    history: History | None = field(default=None, compare=False, repr=False)
+
+    def seat(self, name: str) -> int:
+        """The seat of the player called ``name``; :class:`UnknownName` if nobody is."""
+        for seat, player in enumerate(self.players):
+            if player.name == name:
+                return seat
+        raise UnknownName("unknown_player", player=name, players=", ".join(p.name for p in self.players))
+
+    def deed(self, property_id: str) -> Property:
+        return self.edition.property(property_id)
+
+    def active_seats(self) -> list[int]:
+        return [seat for seat, p in enumerate(self.players) if not p.bankrupt]
+
+    def debts_of(self, seat: int) -> list[Debt]:
+        return [d for d in self.debts if d.debtor == seat]
+
+    def debt_total(self, seat: int) -> Money:
+        return sum(d.amount for d in self.debts if d.debtor == seat)
+
+    def owned(self, seat: int) -> list[Property]:
+        return [prop for prop, ps in zip(self.edition.properties, self.props, strict=True) if ps.owner == seat]
+
+    def level(self, number: int) -> int:
+        """Buildings on a deed as one number: houses, or ``max_houses + 1`` for a hotel."""
+        ps = self.props[number]
+        return self.rules.hotel_level if ps.hotel else ps.houses
+
+    def money(self, amount: Money) -> str:
+        return self.edition.format_money(amount)
+
+    def name_of(self, account: str | int) -> str:
+        if isinstance(account, int):
+            return self.players[account].name
+        return account

@@ -1,0 +1,74 @@
+"""Readable text for events and states, in the player's language."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from banker.edition import Edition
+from banker.ledger import Event
+from banker.messages import label, render
+from banker.state import GameState
+
+MONEY_KEYS = frozenset({"amount", "missing", "keep_fee", "unmortgage_cost", "flat"})
+LABEL_KEYS = frozenset({"to", "reason", "how", "deck", "group", "basis"})
+
+
+def event_params(edition: Edition, event: Event, language: str) -> dict[str, Any]:
+    params: dict[str, Any] = {}
+    for key, value in event.params.items():
+        if key in MONEY_KEYS and isinstance(value, int):
+            params[key] = edition.format_money(value)
+        elif key == "property" and isinstance(value, str):
+            params[key] = edition.by_id[value].name if value in edition.by_id else value
+        elif key == "square" and isinstance(value, str):
+            params[key] = edition.square(value).name
+        elif key == "building" and isinstance(value, str) or key in LABEL_KEYS and isinstance(value, str):
+            params[key] = label(value, language)
+        elif key == "players" and isinstance(value, list):
+            params[key] = ", ".join(str(v) for v in value)
+        elif key == "action" and isinstance(value, dict):
+            params[key] = str(value.get("action", ""))
+        else:
+            params[key] = value
+    if event.kind.startswith("auction"):
+        prop, building = params.get("property", ""), params.get("building", "")
+        params["property"] = prop
+        params["building"] = f" ({building})" if building and prop else building
+    return params
+
+
+def describe_event(edition: Edition, event: Event, language: str = "en") -> str:
+    """One line saying what happened, e.g. "Bob pays Ann $550 (rent)."."""
+    return render("event_" + event.kind, event_params(edition, event, language), language)
+
+
+def summary_lines(state: GameState, language: str = "en") -> list[str]:
+    """A short text picture of the game: cash, deeds, debts, auction, winner."""
+    from banker.worth import net_worth
+
+    edition = state.edition
+    lines: list[str] = []
+    for seat, player in enumerate(state.players):
+        if player.bankrupt:
+            lines.append(f"{player.name}: bankrupt")
+            continue
+        deeds = []
+        for prop, ps in zip(edition.properties, state.props, strict=True):
+            if ps.owner == seat:
+                mark = " (M)" if ps.mortgaged else ""
+                build = " H" if ps.hotel else (f" {ps.houses}h" if ps.houses else "")
+                deeds.append(f"{prop.name}{build}{mark}")
+        jail = " [in jail]" if player.in_jail else ""
+        lines.append(f"{player.name}{jail}: {edition.format_money(player.cash)}, "
+                     f"net worth {edition.format_money(net_worth(state, seat))}"
+                     + (f"; {', '.join(deeds)}" if deeds else ""))
+    lines.append(f"bank: {state.bank_houses} houses, {state.bank_hotels} hotels; pot {edition.format_money(state.pot)}")
+    for debt in state.debts:
+        lines.append(f"debt: {state.players[debt.debtor].name} owes {label(debt.creditor, language)} "
+                     f"{edition.format_money(debt.amount)}")
+    if state.auction is not None and state.auction.property is not None:
+        lines.append(f"auction: {edition.properties[state.auction.property].name}, "
+                     f"high bid {edition.format_money(state.auction.high_bid)}")
+    if state.ended:
+        lines.append(f"game over: {state.winner} wins")
+    return lines

@@ -1,0 +1,168 @@
+"""A scratch copy of the state that one action edits, then freezes into the next :class:`GameState`.
+
+The original state is never touched, so an action that raises leaves the game exactly as it was.
+All money moves through :meth:`Work.transfer`, which records a balanced :class:`Transaction`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from banker.errors import IllegalAction
+from banker.ledger import Event, Transaction
+from banker.state import BANK, POT, Auction, Debt, Decision, GameState, PlayerState, PropertyState
+
+Money = int
+
+
+class Work:
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+        self.edition = state.edition
+        self.rules = state.rules
+        self.players = list(state.players)
+        self.props = list(state.props)
+        self.bank_houses = state.bank_houses
+        self.bank_hotels = state.bank_hotels
+        self.bank = state.bank
+        self.pot = state.pot
+        self.debts = list(state.debts)
+        self.decisions = list(state.decisions)
+        self.auction: Auction | None = state.auction
+        self.turn = state.turn
+        self.bankrupt_order = state.bankrupt_order
+        self.winner = state.winner
+        self.ended = state.ended
+        self.events: list[Event] = []
+
+    def freeze(self) -> GameState:
+        return GameState(
+            edition=self.edition,
+            rules=self.rules,
+            players=tuple(self.players),
+            props=tuple(self.props),
+            bank_houses=self.bank_houses,
+            bank_hotels=self.bank_hotels,
+            bank=self.bank,
+            pot=self.pot,
+            debts=tuple(self.debts),
+            decisions=tuple(self.decisions),
+            auction=self.auction,
+            turn=self.turn,
+            bankrupt_order=self.bankrupt_order,
+            winner=self.winner,
+            ended=self.ended,
+            seq=self.state.seq + 1,
+        )
+
+    # --- reading -------------------------------------------------------------------------------
+    def money(self, amount: Money) -> str:
+        return self.edition.format_money(amount)
+
+    def name(self, seat: int) -> str:
+        return self.players[seat].name
+
+    def seat_of(self, account: str) -> int | None:
+        for seat, player in enumerate(self.players):
+            if player.name == account:
+                return seat
+        return None
+
+    def level(self, number: int) -> int:
+        ps = self.props[number]
+        return self.rules.hotel_level if ps.hotel else ps.houses
+
+    def has_debt(self, seat: int) -> bool:
+        return any(d.debtor == seat for d in self.debts)
+
+    # --- editing -------------------------------------------------------------------------------
+    def event(self, kind: str, transaction: Transaction | None = None, **params: Any) -> None:
+        self.events.append(Event(kind, params, transaction))
+
+    def set_player(self, seat: int, **changes: Any) -> None:
+        p = self.players[seat]
+        self.players[seat] = PlayerState(
+            name=p.name,
+            cash=changes.get("cash", p.cash),
+            jail_cards=changes.get("jail_cards", p.jail_cards),
+            in_jail=changes.get("in_jail", p.in_jail),
+            bankrupt=changes.get("bankrupt", p.bankrupt),
+        )
+
+    def set_prop(self, number: int, **changes: Any) -> None:
+        ps = self.props[number]
+        self.props[number] = PropertyState(
+            owner=changes.get("owner", ps.owner),
+            houses=changes.get("houses", ps.houses),
+            hotel=changes.get("hotel", ps.hotel),
+            mortgaged=changes.get("mortgaged", ps.mortgaged),
+        )
+
+    def _add(self, account: str, amount: Money) -> None:
+        if account == BANK:
+            self.bank += amount
+        elif account == POT:
+            self.pot += amount
+        else:
+            seat = self.seat_of(account)
+            if seat is None:  # pragma: no cover - accounts are checked by the handlers
+                raise IllegalAction("unknown_account", account=account)
+            self.set_player(seat, cash=self.players[seat].cash + amount)
+
+    def balance(self, account: str) -> Money:
+        if account == BANK:
+            return self.bank
+        if account == POT:
+            return self.pot
+        seat = self.seat_of(account)
+        assert seat is not None
+        return self.players[seat].cash
+
+    def transfer(self, payer: str, payee: str, amount: Money, reason: str) -> Transaction:
+        """Move ``amount`` from ``payer`` to ``payee`` as one balanced transaction."""
+        txn = Transaction(reason, ((payer, -amount), (payee, amount)))
+        self._add(payer, -amount)
+        self._add(payee, amount)
+        return txn
+
+    def split(self, payer: str, shares: list[tuple[str, Money]], reason: str) -> Transaction:
+        """One payer, several payees, one transaction."""
+        total = sum(m for _, m in shares)
+        postings = ((payer, -total), *shares)
+        self._add(payer, -total)
+        for account, amount in shares:
+            self._add(account, amount)
+        return Transaction(reason, postings)
+
+    def charge(self, seat: int, creditor: str, amount: Money, reason: str, **params: Any) -> bool:
+        """A payment the rules impose: paid now if the cash covers it, else a debt that moves nothing.
+
+        A player who already owes money pays new charges after the old ones, so they become debts too.
+        Returns whether it was paid.
+        """
+        if amount <= 0:
+            return True
+        name = self.name(seat)
+        if self.players[seat].cash >= amount and not self.has_debt(seat):
+            txn = self.transfer(name, creditor, amount, reason)
+            self.event("paid", txn, player=name, to=creditor, amount=amount, reason=reason, **params)
+            return True
+        self.debts.append(Debt(seat, creditor, amount, reason))
+        self.event("debt", player=name, to=creditor, amount=amount, reason=reason,
+                   missing=max(0, sum(d.amount for d in self.debts if d.debtor == seat) - self.players[seat].cash),
+                   **params)
+        return False
+
+    def fee_account(self) -> str:
+        """Where taxes, fines and card payments go: the Free Parking pot under that house rule."""
+        return POT if self.rules.free_parking_pot else BANK
+
+    def add_decision(self, seat: int, number: int) -> None:
+        self.decisions.append(Decision(seat, number))
+        self.event("decision_needed", player=self.name(seat), property=self.edition.properties[number].id,
+                   keep_fee=self.rules.interest(self.edition.properties[number].mortgage),
+                   unmortgage_cost=self._unmortgage_cost(number))
+
+    def _unmortgage_cost(self, number: int) -> Money:
+        value = self.edition.properties[number].mortgage
+        return value + self.rules.interest(value)
