@@ -270,7 +270,6 @@ def trade(w: Work, a: Trade) -> None:
         w.debts = [d for d in w.debts if d not in settles]
         w.event("debt_settled_by_trade", player=a.from_, to=a.to, amount=sum(d.amount for d in settles))
     for other, bundle in ((taker, a.give), (giver, a.take)):
-        for deed_id in bundle.properties:
-            number = w.edition.property(deed_id).number
+        for number in sorted(w.edition.property(deed_id).number for deed_id in bundle.properties):
             if w.props[number].mortgaged:
                 w.add_decision(other, number)
