@@ -1,0 +1,145 @@
+"""The advisor for a game in progress: what a player should build next, and what their deeds earn.
+
+These functions read the engine's game state (``banker.state.GameState``) through the few fields
+they need, described by the protocols below, so the table and the phone page can call them with the
+current state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+from banker.advisor.build import BuildOption, Holdings, build_options
+from banker.advisor.markov import Landing, MoveRules, landing_distribution
+from banker.advisor.payback import rent_per_throw
+from banker.edition import Edition
+from banker.errors import UnknownName
+
+
+class PlayerView(Protocol):
+    @property
+    def name(self) -> str: ...
+    @property
+    def cash(self) -> int: ...
+    @property
+    def bankrupt(self) -> bool: ...
+
+
+class DeedView(Protocol):
+    @property
+    def owner(self) -> int | None: ...
+    @property
+    def houses(self) -> int: ...
+    @property
+    def hotel(self) -> bool: ...
+    @property
+    def mortgaged(self) -> bool: ...
+
+
+class RulesView(Protocol):
+    @property
+    def max_houses(self) -> int: ...
+    @property
+    def double_rent_with_mortgage(self) -> bool: ...
+
+
+class GameView(Protocol):
+    @property
+    def edition(self) -> Edition: ...
+    @property
+    def rules(self) -> RulesView: ...
+    @property
+    def players(self) -> Sequence[PlayerView]: ...
+    @property
+    def props(self) -> Sequence[DeedView]: ...
+    @property
+    def bank_houses(self) -> int: ...
+    @property
+    def bank_hotels(self) -> int: ...
+
+
+def seat_of(state: GameView, player: int | str) -> int:
+    """The seat of ``player`` given by seat number or name; :class:`UnknownName` if there is none."""
+    if isinstance(player, int) and not isinstance(player, bool):
+        if 0 <= player < len(state.players):
+            return player
+    else:
+        for seat, candidate in enumerate(state.players):
+            if candidate.name == player:
+                return seat
+    raise UnknownName(
+        "advisor_unknown_player", player=str(player), players=", ".join(p.name for p in state.players)
+    )
+
+
+def holdings_of(state: GameView, player: int | str) -> Holdings:
+    """The deeds, buildings, mortgages and cash of ``player``; :class:`UnknownName` for an unknown one."""
+    seat = seat_of(state, player)
+    hotel_level = state.rules.max_houses + 1
+    levels = {
+        number: hotel_level if deed.hotel else deed.houses
+        for number, deed in enumerate(state.props)
+        if deed.owner == seat
+    }
+    mortgaged = frozenset(n for n, deed in enumerate(state.props) if deed.owner == seat and deed.mortgaged)
+    return Holdings(levels, state.players[seat].cash, mortgaged)
+
+
+def advise_builds(state: GameView, player: int | str, *, rules: MoveRules | None = None) -> list[BuildOption]:
+    """Every house or hotel ``player`` may buy now, fastest payback first (see :func:`build_options`).
+
+    ``rules`` are the movement house rules the table plays by (default: short jail stay). A bankrupt
+    player gets no options. Raises :class:`UnknownName` for an unknown player.
+    """
+    seat = seat_of(state, player)
+    if state.players[seat].bankrupt:
+        return []
+    landing = landing_distribution(state.edition, rules)
+    return build_options(
+        state.edition, landing, holdings_of(state, seat), max_houses=state.rules.max_houses,
+        bank_houses=state.bank_houses, bank_hotels=state.bank_hotels,
+    )
+
+
+def advise_build(state: GameView, player: int | str, *, rules: MoveRules | None = None) -> BuildOption | None:
+    """What ``player`` should build next: the affordable option that pays back fastest, or ``None``.
+
+    Raises :class:`UnknownName` for an unknown player.
+    """
+    for option in advise_builds(state, player, rules=rules):
+        if option.affordable:
+            return option
+    return None
+
+
+def income_per_throw(state: GameView, player: int | str, *, rules: MoveRules | None = None) -> float:
+    """Expected rent ``player``'s deeds collect per opponent throw, as the board stands now.
+
+    Raises :class:`UnknownName` for an unknown player.
+    """
+    seat = seat_of(state, player)
+    landing = landing_distribution(state.edition, rules)
+    return _income(state, seat, landing)
+
+
+def _income(state: GameView, seat: int, landing: Landing) -> float:
+    edition = state.edition
+    max_houses = state.rules.max_houses
+    total = 0.0
+    for members in edition.groups.values():
+        owned = [n for n in members if state.props[n].owner == seat]
+        if not owned:
+            continue
+        any_mortgaged = any(state.props[n].mortgaged for n in members)
+        monopoly = len(owned) == len(members) and (not any_mortgaged or state.rules.double_rent_with_mortgage)
+        for number in owned:
+            deed_state = state.props[number]
+            if deed_state.mortgaged:
+                continue
+            level = max_houses + 1 if deed_state.hotel else deed_state.houses
+            total += rent_per_throw(
+                landing, edition.properties[number], level, max_houses=max_houses, monopoly=monopoly,
+                owned_in_group=len(owned),
+            )
+    return total
