@@ -1,0 +1,62 @@
+"""``banker advise``: landing chances and payback tables for an edition and its house rules."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from banker.advisor.heatmap import board_svg
+from banker.advisor.labels import LANGUAGES
+from banker.advisor.markov import FINE_OR_CHANCE, JAIL_STAYS, MoveRules
+from banker.advisor.messages import describe
+from banker.advisor.payback import MAX_HOUSES, SHORT_GAME_MAX_HOUSES
+from banker.advisor.report import TABLES, build_report, render_csv, render_text
+from banker.edition import load_edition
+from banker.errors import BankerError
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``advise`` subcommand to a ``banker`` command line."""
+    parser = subparsers.add_parser(
+        "advise",
+        help="landing chances and payback times of every deed and building",
+        description="Print the long-run share of throws ending on each square and how many opponent "
+                    "throws each purchase (deeds, each round of houses, hotels) takes to pay back.",
+    )
+    parser.add_argument("--edition", default="us", help="edition id: us, uk, ru (default: us)")
+    parser.add_argument("--jail", choices=JAIL_STAYS, default="short",
+                        help="short: leave jail at once; long: throw for a double up to three times")
+    parser.add_argument("--fine-or-chance", choices=FINE_OR_CHANCE, default="pay",
+                        help='the "pay a fine or take a Chance" card: pay or draw (default: pay)')
+    parser.add_argument("--short-game", action="store_true", help="hotel after 3 houses")
+    parser.add_argument("--table", choices=TABLES, default="summary",
+                        help="which tables to print (default: summary = landing and payback)")
+    parser.add_argument("--csv", action="store_true", help="print CSV instead of text")
+    parser.add_argument("--svg", metavar="FILE", type=Path, help="also write the board heat map to FILE")
+    parser.add_argument("--lang", choices=LANGUAGES, help="language of the headings (default: the edition's)")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the tables; 0 on success, 2 for bad input, 1 if the SVG file cannot be written."""
+    language: str = args.lang or "en"
+    try:
+        edition = load_edition(args.edition)
+        if args.lang is None and edition.language in LANGUAGES:
+            language = edition.language
+        rules = MoveRules(jail=args.jail, fine_or_chance=args.fine_or_chance)
+        max_houses = SHORT_GAME_MAX_HOUSES if args.short_game else MAX_HOUSES
+        report = build_report(edition, rules, max_houses=max_houses)
+    except BankerError as error:
+        print(describe(error, language), file=sys.stderr)
+        return 2
+    sys.stdout.write(render_csv(report, args.table) if args.csv else render_text(report, args.table, language))
+    if args.svg is not None:
+        try:
+            args.svg.write_text(board_svg(edition, report.landing, language=language, max_houses=max_houses),
+                                encoding="utf-8")
+        except OSError as error:
+            print(f"{args.svg}: {error.strerror or error}", file=sys.stderr)
+            return 1
+    return 0
