@@ -1,0 +1,233 @@
+"""A fake I²C bus with emulated SSD1306/SH1106 OLED controllers on it.
+
+:class:`FakeI2cBus` has the methods luma.core's ``i2c`` interface calls on an smbus2 ``SMBus``
+(``write_i2c_block_data`` for an unmanaged bus, ``i2c_rdwr`` for a managed one), counts every byte
+and transaction, and fails with ``OSError`` errno 121 (EREMOTEIO) when nothing answers at the
+address, as the kernel does. :class:`OledPanel` decodes the command stream into display RAM, so a
+test can compare what the real luma driver sent with what was drawn, pixel by pixel.
+"""
+
+from __future__ import annotations
+
+import errno
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from PIL import Image
+
+ControllerName = Literal["ssd1306", "sh1106"]
+
+# Commands followed by this many argument bytes (both controllers; 0x20-0x22 are SSD1306 only).
+_SSD1306_ARGUMENTS = {
+    0x20: 1,
+    0x21: 2,
+    0x22: 2,
+    0x81: 1,
+    0x8D: 1,
+    0xA8: 1,
+    0xD3: 1,
+    0xD5: 1,
+    0xD9: 1,
+    0xDA: 1,
+    0xDB: 1,
+    0x26: 6,
+    0x27: 6,
+    0x29: 5,
+    0x2A: 5,
+    0xA3: 2,
+}
+_SH1106_ARGUMENTS = {0x81: 1, 0xA8: 1, 0xAD: 1, 0xD3: 1, 0xD5: 1, 0xD9: 1, 0xDA: 1, 0xDB: 1}
+
+
+@dataclass
+class OledPanel:
+    """The display RAM of an SSD1306 (128 columns) or SH1106 (132 columns) and its address pointer.
+
+    ``column_offset`` is where the 128 visible columns start in RAM: 0 for the SSD1306, and 2 on
+    most 1.3" SH1106 boards (132-column RAM driving a 128-column glass).
+    """
+
+    controller: ControllerName = "ssd1306"
+    width: int = 128
+    height: int = 64
+    column_offset: int | None = None
+    display_on: bool = False
+    contrast: int = 0
+    inverted: bool = False
+    frames: int = 0
+    """Times the last page of RAM was completed: a full frame was written."""
+
+    def __post_init__(self) -> None:
+        self.ram_width = 132 if self.controller == "sh1106" else 128
+        if self.column_offset is None:
+            self.column_offset = 2 if self.controller == "sh1106" else 0
+        self.pages = self.height // 8
+        self.ram = [bytearray(self.ram_width) for _ in range(self.pages)]
+        self.page = 0
+        self.column = 0
+        self.addressing = 2  # page addressing until told otherwise (SSD1306 reset state)
+        self.column_range = (0, self.ram_width - 1)
+        self.page_range = (0, self.pages - 1)
+        self._pending: list[int] = []
+        self._arguments = _SH1106_ARGUMENTS if self.controller == "sh1106" else _SSD1306_ARGUMENTS
+
+    # Bytes from the bus ------------------------------------------------------------------------
+
+    def receive(self, payload: bytes) -> None:
+        """One I²C write to the panel: a control byte (0x00 commands, 0x40 data), then bytes."""
+        if not payload:
+            return
+        control, body = payload[0], payload[1:]
+        if control & 0x40:
+            self._data(body)
+        else:
+            for byte in body:
+                self._command_byte(byte)
+
+    def _command_byte(self, byte: int) -> None:
+        if self._pending:
+            self._pending.append(byte)
+        else:
+            self._pending = [byte]
+        opcode = self._pending[0]
+        if len(self._pending) - 1 < self._arguments.get(opcode, 0):
+            return
+        command, self._pending = self._pending, []
+        self._execute(command)
+
+    def _execute(self, command: list[int]) -> None:
+        opcode, arguments = command[0], command[1:]
+        if opcode <= 0x0F:
+            self.column = (self.column & 0xF0) | opcode
+        elif opcode <= 0x1F:
+            self.column = (self.column & 0x0F) | ((opcode & 0x0F) << 4)
+        elif opcode == 0x20 and self.controller == "ssd1306":
+            self.addressing = arguments[0] & 0x03
+        elif opcode == 0x21 and self.controller == "ssd1306":
+            self.column_range = (arguments[0] & 0x7F, arguments[1] & 0x7F)
+            self.column = self.column_range[0]
+        elif opcode == 0x22 and self.controller == "ssd1306":
+            self.page_range = (arguments[0] & 0x07, arguments[1] & 0x07)
+            self.page = self.page_range[0]
+        elif opcode == 0x81:
+            self.contrast = arguments[0]
+        elif opcode in (0xA6, 0xA7):
+            self.inverted = opcode == 0xA7
+        elif opcode in (0xAE, 0xAF):
+            self.display_on = opcode == 0xAF
+        elif 0xB0 <= opcode <= 0xB7:
+            self.page = opcode & 0x07
+
+    def _data(self, body: Iterable[int]) -> None:
+        last_visible = (self.column_offset or 0) + self.width - 1
+        for byte in body:
+            if self.page < self.pages and self.column < self.ram_width:
+                self.ram[self.page][self.column] = byte
+            if self.controller == "ssd1306" and self.addressing == 0:
+                self._advance_horizontal()
+            else:
+                # Page addressing: the column pointer stops at the end of the page.
+                if self.page == self.pages - 1 and self.column == last_visible:
+                    self.frames += 1
+                self.column = min(self.column + 1, self.ram_width - 1)
+
+    def _advance_horizontal(self) -> None:
+        first_column, last_column = self.column_range
+        if self.column < last_column:
+            self.column += 1
+            return
+        self.column = first_column
+        if self.page < self.page_range[1]:
+            self.page += 1
+        else:
+            self.page = self.page_range[0]
+            self.frames += 1
+
+    # What is shown -----------------------------------------------------------------------------
+
+    def image(self) -> Image.Image:
+        """The visible 128×64 window of display RAM as a 1-bit image (white = lit pixel)."""
+        image = Image.new("1", (self.width, self.height))
+        pixels = image.load()
+        assert pixels is not None
+        offset = self.column_offset or 0
+        for page, row in enumerate(self.ram):
+            for x in range(self.width):
+                byte = row[x + offset] if x + offset < self.ram_width else 0
+                for bit in range(8):
+                    if byte >> bit & 1:
+                        pixels[x, page * 8 + bit] = 1
+        return image
+
+
+@dataclass
+class I2cTransaction:
+    """One write on the wire: the 7-bit address and the bytes after it (control byte included)."""
+
+    address: int
+    payload: bytes
+
+
+@dataclass
+class FakeI2cBus:
+    """A fake smbus2 ``SMBus`` with OLED panels at some addresses.
+
+    Counts every transaction and byte so frame sizes can be measured at the bus level.
+    """
+
+    panels: dict[int, OledPanel] = field(default_factory=dict)
+    transactions: list[I2cTransaction] = field(default_factory=list)
+    closed: bool = False
+
+    def write_i2c_block_data(self, address: int, register: int, data: list[int]) -> None:
+        if len(data) > 32:
+            raise ValueError("Data length cannot exceed 32 bytes")
+        self._write(address, bytes([register, *data]))
+
+    def i2c_rdwr(self, *messages: Any) -> None:
+        for message in messages:
+            self._write(int(message.addr), bytes(message))
+
+    def _write(self, address: int, payload: bytes) -> None:
+        if self.closed:
+            raise OSError(errno.EBADF, "Bad file descriptor")
+        panel = self.panels.get(address)
+        if panel is None:
+            raise OSError(errno.EREMOTEIO, "Remote I/O error")
+        self.transactions.append(I2cTransaction(address, payload))
+        panel.receive(payload)
+
+    def close(self) -> None:
+        self.closed = True
+
+    def bytes_sent(self, since: int = 0) -> int:
+        """Payload bytes (control bytes included, address bytes not) since transaction ``since``."""
+        return sum(len(transaction.payload) for transaction in self.transactions[since:])
+
+
+@contextmanager
+def managed_smbus2(bus: FakeI2cBus, ports: Iterable[int] = (1,)) -> Iterator[FakeI2cBus]:
+    """Make ``smbus2.SMBus(port)`` return ``bus`` for the given ports, as on a Pi with I²C enabled.
+
+    luma.core opens the bus itself ("managed") when no ``bus=`` is passed, and then sends a whole
+    frame in one ``i2c_rdwr`` transaction; this is how the real table runs, so benchmarks and the
+    emulated table use it. Ports not listed raise ``FileNotFoundError`` like a missing
+    ``/dev/i2c-N``.
+    """
+    import smbus2
+
+    real = smbus2.SMBus
+    allowed = set(ports)
+
+    def fake_smbus(port: int | None = None, force: bool = False) -> FakeI2cBus:
+        if port not in allowed:
+            raise FileNotFoundError(errno.ENOENT, "No such file or directory", f"/dev/i2c-{port}")
+        return bus
+
+    smbus2.SMBus = fake_smbus  # type: ignore[misc,assignment]
+    try:
+        yield bus
+    finally:
+        smbus2.SMBus = real  # type: ignore[misc]

@@ -1,0 +1,37 @@
+"""Errors raised when a physical part of the table is missing, miswired or misconfigured.
+
+Every error names the device, the bus it sits on and the most likely fix, because the person reading
+it is standing next to a Raspberry Pi with a screwdriver, not a debugger.
+"""
+
+from __future__ import annotations
+
+
+class HardwareError(RuntimeError):
+    """A device of the table could not be opened or stopped answering.
+
+    The message reads ``"<device> on <bus>: <problem>. Fix: <fix>"``.
+    """
+
+    def __init__(self, device: str, bus: str, problem: str, fix: str) -> None:
+        self.device = device
+        """What failed, e.g. ``"NFC reader 0 (MFRC522)"``."""
+        self.bus = bus
+        """Where it was looked for, e.g. ``"SPI0 CE0 (/dev/spidev0.0)"``."""
+        self.problem = problem
+        """What went wrong, in words."""
+        self.fix = fix
+        """The most likely fix, as a command or a wiring hint."""
+        super().__init__(f"{device} on {bus}: {problem}. Fix: {fix}")
+
+
+class NfcReaderError(HardwareError):
+    """An MFRC522 reader (or the mfrc522/RPi.GPIO/spidev software under it) is unusable."""
+
+
+class DisplayError(HardwareError):
+    """The OLED (or the I²C bus it sits on) is unusable."""
+
+
+class ControlsError(HardwareError):
+    """Buttons, the rotary encoder, the buzzer or the LEDs cannot be set up."""

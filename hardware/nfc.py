@@ -1,0 +1,405 @@
+"""The MFRC522 (RC522) NFC reader driver, built on the ``mfrc522`` package with its faults fixed.
+
+``mfrc522`` 0.0.7 is imported lazily, inside :class:`Mfrc522Reader`, because it imports
+``RPi.GPIO`` at import time and that fails on anything but a Raspberry Pi. Its register access,
+init sequence and ``MFRC522_Request`` are used as they are; these faults are worked around:
+
+- **Empty polls spin for about a second.** ``MFRC522_ToCard`` waits with
+  ``if ~((i != 0) and ~(n & 0x01) and ~(n & waitIRq))``, where ``~`` is bitwise, so the timer
+  interrupt is ignored and an empty field costs 2000 register reads. The subclass made by
+  :func:`fixed_mfrc522_class` waits for the timer as well.
+- **Wrong UIDs.** ``SimpleMFRC522.uid_to_num`` includes the BCC check byte, and only cascade
+  level 1 is read, so a 7-byte NTAG/Ultralight UID comes back as ``88 U0 U1 U2 BCC``. This driver
+  runs anticollision and SELECT at every cascade level the card asks for (SAK bit 0x04) and returns
+  the UID bytes alone.
+- **A card left on the reader answers every other poll** (a REQA to a card that is already READY
+  or ACTIVE sends it back to IDLE). This driver halts the card after each read (HLTA) and polls
+  with WUPA, which wakes halted cards, so a card that stays on the reader is seen on every poll;
+  :class:`hardware.taps.TagReaderHub` still debounces, one tap per placement.
+- **The reset pin numbering trap.** With ``pin_rst=-1`` the library picks BOARD pin 22 (GPIO25) in
+  BOARD mode but BCM 15 (header pin 10, the UART) in BCM mode. This driver always uses BCM numbers
+  and an explicit ``rst_pin`` (default GPIO25), which also agrees with gpiozero's BCM numbering.
+- **Duplicated log lines.** Each ``MFRC522()`` adds a handler to the shared logger; this driver
+  does not go through that constructor. It never calls ``Close_MFRC522()``, whose global
+  ``GPIO.cleanup()`` would reset pins other code owns.
+
+On a Raspberry Pi 5 ``RPi.GPIO`` does not work; install ``rpi-lgpio`` (a drop-in ``RPi.GPIO``) and
+``mfrc522`` with ``--no-deps`` (see hardware/README.md).
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import time
+import types
+import weakref
+from typing import Any, Protocol
+
+from hardware import iso14443
+from hardware.errors import NfcReaderError
+
+log = logging.getLogger(__name__)
+
+DEFAULT_RST_PIN = 25
+"""BCM number of the reset pin: GPIO25, header pin 22 (the pin the library's BOARD default means)."""
+DEFAULT_SPEED_HZ = 1_000_000
+KNOWN_VERSIONS = {
+    0x88: "FM17522 clone",
+    0x90: "MFRC522 v0.0",
+    0x91: "MFRC522 v1.0",
+    0x92: "MFRC522 v2.0",
+    0x12: "MFRC522 counterfeit",
+    0xB2: "FM17522E clone",
+}
+"""Values of VersionReg (0x37) seen on RC522 boards."""
+
+_VERSION_REG = 0x37
+_COMM_IRQ_REG = 0x04
+_TIMER_IRQ = 0x01
+_TX_IRQ = 0x40
+_PCD_TRANSMIT = 0x04
+_MAX_IRQ_READS = 2000
+_WAIT_LIMIT_S = 0.1
+"""A wall-clock cap on one command. The chip's own timer (set up by the library to ≈15 ms) ends
+every command long before this; the cap matters only if the chip stops answering."""
+
+
+class SpiDevice(Protocol):
+    """The part of ``spidev.SpiDev`` the library uses."""
+
+    def xfer2(self, data: list[int]) -> list[int]: ...
+
+    def close(self) -> None: ...
+
+
+_fixed_classes: weakref.WeakKeyDictionary[type, type] = weakref.WeakKeyDictionary()
+
+
+def fixed_mfrc522_class(base: type) -> type:
+    """A subclass of the library's ``MFRC522`` whose ``MFRC522_ToCard`` stops waiting on timeout.
+
+    Only the wait loop changes: the stock loop ends when a card answered (RxIRq/IdleIRq) or after
+    2000 reads; this one also ends on TimerIRq, the chip's own "nobody answered" signal, and on a
+    wall-clock limit. An empty poll then costs 14 SPI transfers instead of 2013.
+    """
+    cached = _fixed_classes.get(base)
+    if cached is not None:
+        return cached
+
+    class FixedMFRC522(base):  # type: ignore[misc]
+        def MFRC522_ToCard(self, command: int, sendData: list[int]) -> tuple[int, list[int], int]:  # noqa: N802, N803
+            irq_enable, wait_irq = 0x00, 0x00
+            if command == self.PCD_AUTHENT:
+                irq_enable, wait_irq = 0x12, 0x10
+            if command == self.PCD_TRANSCEIVE:
+                irq_enable, wait_irq = 0x77, 0x30
+            self.Write_MFRC522(self.CommIEnReg, irq_enable | 0x80)
+            self.ClearBitMask(self.CommIrqReg, 0x80)
+            self.SetBitMask(self.FIFOLevelReg, 0x80)
+            self.Write_MFRC522(self.CommandReg, self.PCD_IDLE)
+            for byte in sendData:
+                self.Write_MFRC522(self.FIFODataReg, byte)
+            self.Write_MFRC522(self.CommandReg, command)
+            if command == self.PCD_TRANSCEIVE:
+                self.SetBitMask(self.BitFramingReg, 0x80)
+            irq = _wait_for_irq(self, wait_irq | _TIMER_IRQ)
+            self.ClearBitMask(self.BitFramingReg, 0x80)
+            if not irq & wait_irq:
+                # TimerIRq: no card answered. No flag at all: the chip never finished.
+                return (self.MI_NOTAGERR if irq & _TIMER_IRQ else self.MI_ERR, [], 0)
+            if self.Read_MFRC522(self.ErrorReg) & 0x1B:
+                return (self.MI_ERR, [], 0)
+            if command != self.PCD_TRANSCEIVE:
+                return (self.MI_OK, [], 0)
+            level = self.Read_MFRC522(self.FIFOLevelReg)
+            last_bits = self.Read_MFRC522(self.ControlReg) & 0x07
+            length_bits = (level - 1) * 8 + last_bits if last_bits else level * 8
+            count = min(max(level, 1), self.MAX_LEN)
+            data = [self.Read_MFRC522(self.FIFODataReg) for _ in range(count)]
+            return (self.MI_OK, data, length_bits)
+
+    FixedMFRC522.__qualname__ = FixedMFRC522.__name__ = "FixedMFRC522"
+    _fixed_classes[base] = FixedMFRC522
+    return FixedMFRC522
+
+
+def _wait_for_irq(chip: Any, mask: int) -> int:
+    """Read CommIrqReg until a bit of ``mask`` is set; 0 if it never is."""
+    deadline = time.monotonic() + _WAIT_LIMIT_S
+    for _ in range(_MAX_IRQ_READS):
+        irq: int = chip.Read_MFRC522(_COMM_IRQ_REG)
+        if irq & mask:
+            return irq
+        if time.monotonic() > deadline:
+            break
+    return 0
+
+
+def spi_name(bus: int, device: int) -> str:
+    """``"SPI0 CE1 (/dev/spidev0.1)"``."""
+    return f"SPI{bus} CE{device} (/dev/spidev{bus}.{device})"
+
+
+def _spi_enable_fix(bus: int, device: int) -> str:
+    if bus == 0 and device <= 1:
+        return (
+            "enable SPI: sudo raspi-config nonint do_spi 0 (or dtparam=spi=on in /boot/firmware/config.txt), "
+            "then reboot and check that ls /dev/spidev* lists it"
+        )
+    if bus == 0:
+        return "SPI0 has only CE0 and CE1; put further readers on SPI1 (dtoverlay=spi1-2cs) instead"
+    return (
+        f"enable SPI{bus} with an overlay in /boot/firmware/config.txt, e.g. dtoverlay=spi{bus}-2cs "
+        "(CE0 GPIO18, CE1 GPIO17), then reboot"
+    )
+
+
+def _wiring_hint(bus: int, device: int) -> str:
+    sclk, mosi, miso = (11, 10, 9) if bus == 0 else (21, 20, 19)
+    chip_select = {(0, 0): 8, (0, 1): 7, (1, 0): 18, (1, 1): 17, (1, 2): 16}.get((bus, device))
+    select = f"GPIO{chip_select}" if chip_select is not None else f"CE{device}"
+    return (
+        f"check the wiring: 3.3 V (not 5 V), GND, SCK to GPIO{sclk}, MOSI to GPIO{mosi}, MISO to GPIO{miso}, "
+        f"SDA/SS to {select}, RST to GPIO25 or 3.3 V"
+    )
+
+
+def import_mfrc522(device: str = "NFC reader", bus: str = "SPI") -> types.ModuleType:
+    """Import the ``mfrc522.MFRC522`` *module* (the package binds the class over its name).
+
+    Raises:
+        NfcReaderError: the package, ``RPi.GPIO`` or ``spidev`` is missing or refuses to load.
+    """
+    try:
+        return importlib.import_module("mfrc522.MFRC522")
+    except ModuleNotFoundError as error:
+        missing = error.name or "?"
+        if missing.startswith("RPi"):
+            fix = (
+                "install RPi.GPIO: pip install RPi.GPIO==0.7.1 on a Raspberry Pi 1-4; on a Raspberry Pi 5 "
+                "pip install rpi-lgpio instead (it provides RPi.GPIO), then pip install --no-deps mfrc522==0.0.7"
+            )
+        elif missing == "spidev":
+            fix = "pip install spidev==3.8"
+        else:
+            fix = "pip install --no-deps mfrc522==0.0.7 (after RPi.GPIO or rpi-lgpio, and spidev)"
+        raise NfcReaderError(device, bus, f"Python module {missing!r} is not installed", fix) from error
+    except RuntimeError as error:
+        # RPi.GPIO: "This module can only be run on a Raspberry Pi!"
+        raise NfcReaderError(
+            device,
+            bus,
+            f"RPi.GPIO refused to load ({error})",
+            "run on a Raspberry Pi, or open the table in 'simulated' mode elsewhere; on a Raspberry Pi 5 "
+            "replace RPi.GPIO with rpi-lgpio",
+        ) from error
+
+
+class Mfrc522Reader:
+    """One RC522 board on an SPI chip select, returning full card UIDs.
+
+    ``Mfrc522Reader(bus=0, device=1)`` opens ``/dev/spidev0.1`` (SPI0 CE1). Pass ``spi=`` to use an
+    already open SPI device instead (then the reset pin is left alone). ``rst_pin`` is a BCM GPIO
+    number; ``None`` means the reset pin is tied to 3.3 V and GPIO is not touched.
+
+    Raises:
+        NfcReaderError: the software is missing, SPI is not enabled, the user may not open the bus,
+            the reset pin cannot be driven, or no MFRC522 answers on that chip select.
+    """
+
+    def __init__(
+        self,
+        *,
+        bus: int = 0,
+        device: int = 0,
+        spi: SpiDevice | None = None,
+        rst_pin: int | None = DEFAULT_RST_PIN,
+        speed_hz: int = DEFAULT_SPEED_HZ,
+        name: str | None = None,
+    ) -> None:
+        self.bus_name = spi_name(bus, device)
+        self.name = name or "MFRC522 NFC reader"
+        module = import_mfrc522(self.name, self.bus_name)
+        opened_here = spi is None
+        if spi is None:
+            spi = self._open_spi(module, bus, device, speed_hz)
+        try:
+            if opened_here and rst_pin is not None:
+                self._drive_reset_high(module.GPIO, rst_pin)
+            chip_class: Any = fixed_mfrc522_class(module.MFRC522)
+            chip: Any = chip_class.__new__(chip_class)
+            # The stock constructor would open spidev itself, add a log handler per instance and
+            # apply the BOARD/BCM reset-pin default; everything after it is the library's own code.
+            chip.spi = spi
+            chip.logger = logging.getLogger("mfrc522Logger")
+            chip.MFRC522_Init()
+            self.version: int = chip.Read_MFRC522(_VERSION_REG)
+        except BaseException:
+            if opened_here:
+                spi.close()
+            raise
+        if self.version in (0x00, 0xFF):
+            if opened_here:
+                spi.close()
+            raise NfcReaderError(
+                self.name,
+                self.bus_name,
+                f"no MFRC522 answers (VersionReg reads 0x{self.version:02X})",
+                _wiring_hint(bus, device),
+            )
+        if self.version not in KNOWN_VERSIONS:
+            log.warning("%s: unknown VersionReg value 0x%02X", self.name, self.version)
+        self._chip = chip
+        self._spi = spi
+        self._owns_spi = opened_here
+        self.closed = False
+
+    def _open_spi(self, module: types.ModuleType, bus: int, device: int, speed_hz: int) -> SpiDevice:
+        spi: Any = module.spidev.SpiDev()
+        try:
+            spi.open(bus, device)
+        except FileNotFoundError as error:
+            raise NfcReaderError(
+                self.name, self.bus_name, "the SPI device does not exist", _spi_enable_fix(bus, device)
+            ) from error
+        except PermissionError as error:
+            raise NfcReaderError(
+                self.name,
+                self.bus_name,
+                "permission denied",
+                "add the user to the spi and gpio groups (sudo usermod -aG spi,gpio $USER, then log in again; "
+                "in the systemd unit: SupplementaryGroups=gpio spi i2c, and no PrivateDevices=yes)",
+            ) from error
+        spi.max_speed_hz = speed_hz
+        device_: SpiDevice = spi
+        return device_
+
+    def _drive_reset_high(self, gpio: Any, rst_pin: int) -> None:
+        try:
+            mode = gpio.getmode()
+            if mode is None:
+                gpio.setmode(gpio.BCM)
+            elif mode != gpio.BCM:
+                raise NfcReaderError(
+                    self.name,
+                    self.bus_name,
+                    "RPi.GPIO is already in BOARD numbering, but reset pins are BCM numbers",
+                    "do not call GPIO.setmode(GPIO.BOARD) elsewhere; this program uses BCM numbers throughout",
+                )
+            gpio.setup(rst_pin, gpio.OUT)
+            gpio.output(rst_pin, 1)
+        except RuntimeError as error:
+            if isinstance(error, NfcReaderError):
+                raise
+            text = str(error)
+            if "peripheral base address" in text:
+                fix = "this is a Raspberry Pi 5: pip uninstall RPi.GPIO; pip install rpi-lgpio"
+            elif "/dev/mem" in text or "/dev/gpiomem" in text or "ermission" in text:
+                fix = "add the user to the gpio group (sudo usermod -aG gpio $USER, then log in again)"
+            else:
+                fix = f"check that GPIO{rst_pin} is free, or tie RST to 3.3 V and pass rst_pin=None"
+            raise NfcReaderError(self.name, f"GPIO{rst_pin} (reset pin)", f"RPi.GPIO failed: {text}", fix) from error
+
+    # Reading -----------------------------------------------------------------------------------
+
+    def poll(self) -> bytes | None:
+        """Look for a card once: the full UID of the card on the reader, or ``None``.
+
+        A card is woken (WUPA), its UID read level by level, and then halted. ``None`` also comes
+        back when two cards collide or the card left before its whole UID was read: a partial UID
+        is never returned.
+
+        Raises:
+            NfcReaderError: the SPI transfer failed (the device went away).
+        """
+        if self.closed:
+            raise NfcReaderError(self.name, self.bus_name, "the reader is closed", "open a new reader")
+        try:
+            return self._read_uid()
+        except OSError as error:
+            raise NfcReaderError(
+                self.name,
+                self.bus_name,
+                f"SPI transfer failed ({error})",
+                "check the wiring and that SPI is still enabled",
+            ) from error
+
+    def _read_uid(self) -> bytes | None:
+        chip = self._chip
+        status, _ = chip.MFRC522_Request(chip.PICC_REQALL)
+        if status != chip.MI_OK:
+            return None
+        uid = bytearray()
+        for cascade in iso14443.CASCADE_LEVELS:
+            part = self._anticollision(cascade)
+            if part is None:
+                return None
+            sak = self._select(cascade, part)
+            if sak is None:
+                return None
+            if sak & iso14443.SAK_UID_INCOMPLETE:
+                if part[0] != iso14443.CASCADE_TAG:
+                    return None
+                uid += part[1:4]
+                continue
+            uid += part[:4]
+            self._halt()
+            return bytes(uid)
+        return None
+
+    def _anticollision(self, cascade: int) -> bytes | None:
+        """The 4 bytes + BCC a single card answers at this cascade level, or ``None``."""
+        chip = self._chip
+        chip.Write_MFRC522(chip.BitFramingReg, 0x00)
+        status, data, _ = chip.MFRC522_ToCard(chip.PCD_TRANSCEIVE, [cascade, iso14443.NVB_ANTICOLLISION])
+        if status != chip.MI_OK or len(data) != 5 or iso14443.bcc(data[:4]) != data[4]:
+            return None
+        return bytes(data)
+
+    def _select(self, cascade: int, part: bytes) -> int | None:
+        """SELECT the card at this level; its SAK, or ``None`` if it did not answer correctly."""
+        chip = self._chip
+        frame = [cascade, iso14443.NVB_SELECT, *part]
+        frame += iso14443.crc_a(frame)
+        status, data, length_bits = chip.MFRC522_ToCard(chip.PCD_TRANSCEIVE, frame)
+        if status != chip.MI_OK or length_bits != 24 or bytes(data[1:3]) != iso14443.crc_a(data[:1]):
+            return None
+        sak: int = data[0]
+        return sak
+
+    def _halt(self) -> None:
+        """Send HLTA with the Transmit command: a halted card stays quiet until the next WUPA.
+
+        HLTA is never answered, so waiting for an answer (Transceive) would only wait for the
+        timeout; Transmit ends as soon as the frame is out.
+        """
+        chip = self._chip
+        frame = [iso14443.HLTA, 0x00, *iso14443.crc_a([iso14443.HLTA, 0x00])]
+        chip.Write_MFRC522(chip.CommandReg, chip.PCD_IDLE)
+        chip.ClearBitMask(chip.CommIrqReg, 0x80)
+        chip.SetBitMask(chip.FIFOLevelReg, 0x80)
+        for byte in frame:
+            chip.Write_MFRC522(chip.FIFODataReg, byte)
+        chip.Write_MFRC522(chip.BitFramingReg, 0x00)
+        chip.Write_MFRC522(chip.CommandReg, _PCD_TRANSMIT)
+        _wait_for_irq(chip, _TX_IRQ)
+
+    # Lifecycle ---------------------------------------------------------------------------------
+
+    def close(self) -> None:
+        """Release the SPI device. The reset pin and RPi.GPIO are left as they are (see module doc)."""
+        if self.closed:
+            return
+        self.closed = True
+        if self._owns_spi:
+            self._spi.close()
+
+    def __enter__(self) -> Mfrc522Reader:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"<Mfrc522Reader {self.bus_name} version=0x{self.version:02X}>"
