@@ -74,16 +74,24 @@ class Landing:
     """Per throw, the expected dice total times "the throw ended here, not by a nearest card"."""
     turn_share: float
     """Share of throws that end a turn; ``1 / turn_share`` is the number of throws per turn."""
+    jail_square: int = 10
 
     @property
     def in_jail(self) -> float:
         return self.cells[IN_JAIL]
 
+    @property
+    def just_visiting(self) -> float:
+        return self.cells[self.jail_square]
+
     def square(self, index: int) -> float:
-        """Share of throws ending on the square, counting "in jail" on the jail square."""
+        """Share of throws ending on the square, counting "in jail" on the jail square.
+
+        Raises :class:`BadInput` for an index that is not on the board.
+        """
         if not 0 <= index < BOARD_SIZE:
             raise BadInput("advisor_bad_option", option="square", problem=f"{index} is not a board index 0-39")
-        return self.cells[index]
+        return self.cells[index] + (self.in_jail if index == self.jail_square else 0.0)
 
     @property
     def throws_per_turn(self) -> float:
@@ -128,7 +136,7 @@ def solve_chain(edition: Edition, rules: MoveRules) -> Landing:
             nearest[target] += weight * amount
         for target, amount in by_dice.items():
             dice[target] += weight * amount
-    return Landing(rules, tuple(cells), tuple(nearest), tuple(dice), turn_share)
+    return Landing(rules, tuple(cells), tuple(nearest), tuple(dice), turn_share, chain.jail_square)
 
 
 def throws() -> list[tuple[int, bool, float]]:

@@ -167,6 +167,13 @@ def test_bad_rules_and_boards_are_refused():
         landing_distribution(edition).square(40)
 
 
+def test_the_jail_square_counts_both_prisoners_and_visitors():
+    landing = landing_distribution(load_edition("us"), MoveRules(jail="long"))
+    assert landing.square(10) == landing.in_jail + landing.just_visiting == landing.cells[10] + landing.cells[40]
+    assert landing.square(24) == landing.cells[24]
+    assert sum(landing.square(i) for i in range(40)) == pytest.approx(1.0)
+
+
 def test_results_are_cached_per_board_and_rules():
     edition = load_edition("us")
     assert landing_distribution(edition, MoveRules()) is landing_distribution(edition, MoveRules())
