@@ -1,0 +1,235 @@
+"""What the 128×64 screen shows, as data, and the one renderer that draws it.
+
+The firmware decides *what* to show as a :class:`ScreenView`; :func:`render_view` draws it onto a
+1-bit image with the bundled Terminus font (Latin, Cyrillic, £ € $). The real OLED and the simulated
+one both display exactly that image.
+
+Layout, in pixels (Terminus 12 is a 6×12 cell, 21 characters to a line)::
+
+    y  0-11   title, underlined at y 12
+    y 14-49   body: three lines (word-wrapped), or one line and the amount in big bold digits
+    y 52-63   footer: the hint for the buttons, e.g. "OK pay   ✕ back"
+
+Without a footer the body gets a fourth line.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+
+from PIL import Image, ImageDraw, ImageFont
+
+WIDTH = 128
+HEIGHT = 64
+LINE_HEIGHT = 12
+MARGIN_X = 1
+TITLE_Y = 0
+BODY_Y = 14
+FOOTER_Y = 52
+FONT_FILES = {"normal": "terminus-normal.otb", "bold": "terminus-bold.otb"}
+FONT_SIZES = (12, 14, 16, 18, 20, 22, 24, 28, 32)
+"""Pixel sizes with bitmap strikes in the bundled Terminus files; other sizes do not load."""
+AMOUNT_SIZES = (20, 16, 12)
+"""The amount is drawn at the largest of these sizes that fits the width."""
+ELLIPSIS = "…"
+SCROLL_MARK_WIDTH = 6
+"""Room kept at the right edge of menu rows for the ▲/▼ scroll marks."""
+SUBSTITUTES = {"₽": "руб.", "✕": "×", "✖": "×", "✔": "✓", "\t": " "}
+"""Characters the font lacks, and what is drawn instead. Anything else missing becomes ``?``."""
+
+Font = ImageFont.FreeTypeFont
+
+
+@dataclass(frozen=True)
+class ScreenView:
+    """One screen of the table, as data. Every field is optional; empty fields take no space."""
+
+    title: str = ""
+    """Top line, underlined: who or what the screen is about ("Park Place")."""
+    lines: tuple[str, ...] = ()
+    """Body text. Long lines are word-wrapped; what does not fit ends in "…"."""
+    amount: str | None = None
+    """A big bold line for the money at stake, e.g. ``"$550"`` or ``"550 тыс."``."""
+    footer: str = ""
+    """Bottom line: what the buttons do now, e.g. ``"OK pay  ✕ back"``."""
+    highlight: int | None = None
+    """Index into ``lines`` of the line drawn inverted (a menu cursor). The body scrolls to keep it
+    visible."""
+    inverted: bool = False
+    """Draw the whole screen inverted (white background), for alerts."""
+
+
+@lru_cache(maxsize=16)
+def load_font(size: int = 12, weight: str = "normal") -> Font:
+    """The bundled Terminus font at a pixel size with a bitmap strike (see :data:`FONT_SIZES`).
+
+    Raises:
+        ValueError: no strike of that size, or an unknown weight.
+    """
+    if size not in FONT_SIZES:
+        raise ValueError(f"Terminus has bitmap strikes at {FONT_SIZES} pixels, not {size}")
+    if weight not in FONT_FILES:
+        raise ValueError(f"font weight is one of {sorted(FONT_FILES)}, not {weight!r}")
+    data = resources.files("hardware").joinpath("fonts", FONT_FILES[weight]).read_bytes()
+    return ImageFont.truetype(io.BytesIO(data), size)
+
+
+@lru_cache(maxsize=4096)
+def _has_glyph(font: Font, character: str) -> bool:
+    if character.isspace():
+        return True
+    missing = font.getmask("\U0010fffd")
+    mask = font.getmask(character)
+    return mask.size != missing.size or bytes(mask) != bytes(missing)
+
+
+def drawable(text: str, font: Font | None = None) -> str:
+    """``text`` with the characters the font lacks replaced (see :data:`SUBSTITUTES`)."""
+    font = font or load_font()
+    out = []
+    for character in text:
+        if _has_glyph(font, character):
+            out.append(character)
+        else:
+            substitute = SUBSTITUTES.get(character, "?")
+            out.append(substitute if all(_has_glyph(font, c) for c in substitute) else "?")
+    return "".join(out)
+
+
+def missing_glyphs(text: str, font: Font | None = None) -> set[str]:
+    """The characters of ``text`` the font cannot draw (before substitution)."""
+    font = font or load_font()
+    return {character for character in text if not _has_glyph(font, character)}
+
+
+def _width(font: Font, text: str) -> float:
+    return font.getlength(text)
+
+
+def fit(text: str, font: Font, width: int) -> str:
+    """``text``, cut and ended with "…" if it is wider than ``width`` pixels."""
+    if _width(font, text) <= width:
+        return text
+    while text and _width(font, text + ELLIPSIS) > width:
+        text = text[:-1]
+    return text.rstrip() + ELLIPSIS
+
+
+def wrap(text: str, font: Font, width: int) -> list[str]:
+    """Word-wrap ``text`` to lines no wider than ``width`` pixels; words too long are split."""
+    rows: list[str] = []
+    current = ""
+    for word in text.split():
+        candidate = f"{current} {word}" if current else word
+        if _width(font, candidate) <= width:
+            current = candidate
+            continue
+        if current:
+            rows.append(current)
+        while _width(font, word) > width:
+            cut = len(word)
+            while cut > 1 and _width(font, word[:cut]) > width:
+                cut -= 1
+            rows.append(word[:cut])
+            word = word[cut:]
+        current = word
+    if current or not rows:
+        rows.append(current)
+    return rows
+
+
+@dataclass
+class _Body:
+    rows: list[tuple[str, bool]]
+    """(text, highlighted) of each visible row."""
+    more_above: bool = False
+    more_below: bool = False
+
+
+def _body(view: ScreenView, font: Font, capacity: int) -> _Body:
+    """The body rows, scrolled to the highlight and cut to ``capacity`` rows.
+
+    Prose (no highlight) that does not fit ends in "…". A menu (a highlight) scrolls instead and
+    shows ▲/▼ at the right edge; its rows leave that edge free.
+    """
+    menu = view.highlight is not None
+    text_width = WIDTH - 2 * MARGIN_X - (SCROLL_MARK_WIDTH if menu else 0)
+    rows: list[tuple[str, bool]] = []
+    highlight_first = highlight_last = 0
+    for index, line in enumerate(view.lines):
+        wrapped = wrap(drawable(line, font), font, text_width)
+        if index == view.highlight:
+            highlight_first, highlight_last = len(rows), len(rows) + len(wrapped) - 1
+        rows.extend((row, index == view.highlight) for row in wrapped)
+    if capacity <= 0:
+        return _Body([])
+    start = 0
+    if menu and highlight_last >= capacity:
+        start = min(highlight_first, highlight_last - capacity + 1)
+    visible = rows[start : start + capacity]
+    more_below = start + capacity < len(rows)
+    if more_below and not menu:
+        text, highlighted = visible[-1]
+        visible[-1] = (fit(text + " " + ELLIPSIS, font, text_width), highlighted)
+    return _Body(visible, more_above=menu and start > 0, more_below=menu and more_below)
+
+
+def _amount_font(text: str) -> Font:
+    for size in AMOUNT_SIZES:
+        font = load_font(size, "bold")
+        if _width(font, text) <= WIDTH - 2 * MARGIN_X:
+            return font
+    return load_font(AMOUNT_SIZES[-1], "bold")
+
+
+def render_view(view: ScreenView) -> Image.Image:
+    """Draw ``view`` on a new 128×64 1-bit image (1 = lit pixel)."""
+    ink, paper = (0, 1) if view.inverted else (1, 0)
+    image = Image.new("1", (WIDTH, HEIGHT), paper)
+    draw = ImageDraw.Draw(image)
+    font = load_font(12)
+    text_width = WIDTH - 2 * MARGIN_X
+
+    body_top = BODY_Y if view.title else 0
+    if view.title:
+        draw.text((MARGIN_X, TITLE_Y), fit(drawable(view.title, font), font, text_width), font=font, fill=ink)
+        draw.line([(0, LINE_HEIGHT), (WIDTH - 1, LINE_HEIGHT)], fill=ink)
+    body_bottom = FOOTER_Y if view.footer else HEIGHT
+    if view.footer:
+        draw.text((MARGIN_X, FOOTER_Y), fit(drawable(view.footer, font), font, text_width), font=font, fill=ink)
+
+    amount_height = 0
+    amount_text = ""
+    amount_font = font
+    if view.amount:
+        amount_text = drawable(view.amount, load_font(AMOUNT_SIZES[0], "bold"))
+        amount_font = _amount_font(amount_text)
+        amount_text = fit(amount_text, amount_font, text_width)
+        amount_height = int(amount_font.size) + 2
+
+    capacity = (body_bottom - body_top - amount_height) // LINE_HEIGHT
+    body = _body(view, font, capacity)
+    y = body_top
+    for row, (text, highlighted) in enumerate(body.rows):
+        if highlighted:
+            draw.rectangle([(0, y), (WIDTH - 1, y + LINE_HEIGHT - 1)], fill=ink)
+        colour = paper if highlighted else ink
+        draw.text((MARGIN_X, y), text, font=font, fill=colour)
+        mark_x = WIDTH - MARGIN_X - SCROLL_MARK_WIDTH
+        if row == 0 and body.more_above:
+            draw.text((mark_x, y), "▲", font=font, fill=colour)
+        if row == len(body.rows) - 1 and body.more_below:
+            draw.text((mark_x, y), "▼", font=font, fill=colour)
+        y += LINE_HEIGHT
+
+    if amount_text:
+        # Centre the amount in the space left between the body text and the footer.
+        space_top = y
+        space = body_bottom - space_top
+        amount_y = space_top + max(0, (space - amount_font.size) // 2)
+        amount_x = max(MARGIN_X, (WIDTH - int(_width(amount_font, amount_text))) // 2)
+        draw.text((amount_x, amount_y), amount_text, font=amount_font, fill=ink)
+    return image

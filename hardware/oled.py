@@ -1,0 +1,222 @@
+"""The 128×64 OLED: SSD1306 (most 0.96" modules) or SH1106 (most 1.3" modules) on I²C via luma.oled.
+
+:class:`Oled` draws a :class:`~hardware.display.ScreenView` with :func:`~hardware.display.render_view`
+and hands the image to a luma device. :class:`SimulatedDisplay` is the same class on luma's
+``dummy`` device, keeping the last frame as an image for the simulated table and for tests.
+
+A full frame is 1024 bytes of pixels. At the Pi's default 100 kHz I²C clock that is ≈95 ms on the
+wire; set ``dtparam=i2c_arm_baudrate=400000`` for ≈25 ms (see hardware/README.md).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Literal
+
+from PIL import Image
+
+from hardware.display import HEIGHT, WIDTH, ScreenView, render_view
+from hardware.errors import DisplayError
+
+OledChip = Literal["ssd1306", "sh1106"]
+OLED_CHIPS: tuple[OledChip, ...] = ("ssd1306", "sh1106")
+OLED_ADDRESSES = (0x3C, 0x3D)
+"""The two addresses these modules use; 0x3C unless the address jumper/resistor was moved."""
+
+
+def _bus_name(port: int, address: int) -> str:
+    return f"I²C bus {port} (/dev/i2c-{port}) address 0x{address:02X}"
+
+
+def open_luma_device(
+    *,
+    chip: OledChip = "sh1106",
+    port: int = 1,
+    address: int = 0x3C,
+    rotate: int = 0,
+    bus: Any | None = None,
+    page_address_offset: int = 2,
+) -> Any:
+    """Construct the luma.oled driver for the module on the I²C bus; it initialises the panel.
+
+    ``bus`` is an already open smbus-like object (then luma sends 32-byte blocks); ``None`` lets
+    luma open ``/dev/i2c-<port>`` with smbus2 and send a frame in one transaction, as on the Pi.
+    ``page_address_offset`` (SH1106 only) is the first visible RAM column: 2 on most 1.3" boards;
+    use 0 if the picture is shifted by two pixels with garbage at one edge.
+
+    Raises:
+        ValueError: unknown chip, address or rotation.
+        DisplayError: I²C is not enabled, not permitted, or nothing answers at the address.
+    """
+    if chip not in OLED_CHIPS:
+        raise ValueError(f"OLED chip is one of {OLED_CHIPS}, not {chip!r}")
+    if not 0x03 <= address <= 0x77:
+        raise ValueError(f"not a 7-bit I²C device address: 0x{address:02X}")
+    if rotate not in (0, 2):
+        raise ValueError(f"rotate is 0 or 2 (upside down) for a landscape 128×64 screen, not {rotate}")
+    import luma.core.error  # type: ignore[import-untyped]
+    from luma.core.interface.serial import i2c  # type: ignore[import-untyped]
+    from luma.oled.device import sh1106, ssd1306  # type: ignore[import-untyped]
+
+    name = f"OLED display ({chip.upper()})"
+    where = _bus_name(port, address)
+    try:
+        serial = i2c(bus=bus, port=port, address=address)
+    except luma.core.error.DeviceNotFoundError as error:
+        raise DisplayError(
+            name,
+            where,
+            f"the I²C bus does not exist ({error})",
+            f"enable I²C: sudo raspi-config nonint do_i2c 0 (or dtparam=i2c_arm=on in /boot/firmware/config.txt), "
+            f"reboot, and check that ls /dev/i2c-{port} lists it",
+        ) from error
+    except luma.core.error.DevicePermissionError as error:
+        raise DisplayError(
+            name,
+            where,
+            "permission denied",
+            "add the user to the i2c group (sudo usermod -aG i2c $USER, then log in again; "
+            "in the systemd unit: SupplementaryGroups=gpio spi i2c)",
+        ) from error
+    try:
+        if chip == "sh1106":
+            return sh1106(serial, width=WIDTH, height=HEIGHT, rotate=rotate, page_address_offset=page_address_offset)
+        return ssd1306(serial, width=WIDTH, height=HEIGHT, rotate=rotate)
+    except (luma.core.error.DeviceNotFoundError, OSError) as error:
+        serial.cleanup()
+        other = 0x3D if address == 0x3C else 0x3C
+        raise DisplayError(
+            name,
+            where,
+            f"no display answers ({error})",
+            f"check the wiring (SDA to GPIO2 pin 3, SCL to GPIO3 pin 5, VCC to 3.3 V, GND) and run "
+            f"i2cdetect -y {port}; if it shows 0x{other:02X}, set the display address to 0x{other:02X}",
+        ) from error
+
+
+class Oled:
+    """A display that draws screen views on a luma device.
+
+    ``Oled()`` opens an SH1106 at 0x3C on I²C bus 1; pass ``device=`` to use any luma device (a
+    dummy, or a driver on a fake bus), or ``chip``/``address``/``port``/``rotate`` to choose.
+
+    Raises:
+        DisplayError: see :func:`open_luma_device`.
+    """
+
+    def __init__(
+        self,
+        *,
+        device: Any | None = None,
+        chip: OledChip = "sh1106",
+        port: int = 1,
+        address: int = 0x3C,
+        rotate: int = 0,
+        contrast: int | None = None,
+    ) -> None:
+        self.name = f"OLED display ({chip.upper()})"
+        self.where = _bus_name(port, address)
+        import luma.core.error
+
+        self._bus_errors: tuple[type[BaseException], ...] = (OSError, luma.core.error.Error)
+        if device is None:
+            device = open_luma_device(chip=chip, port=port, address=address, rotate=rotate)
+        self.device = device
+        self.frames = 0
+        """Frames handed to the device since it was opened."""
+        self.last_view: ScreenView | None = None
+        self._lock = threading.Lock()
+        self._listeners: list[Callable[[Image.Image], None]] = []
+        self.closed = False
+        if contrast is not None:
+            self.device.contrast(contrast)
+
+    def show(self, view: ScreenView) -> None:
+        """Render ``view`` and display it.
+
+        Raises:
+            DisplayError: the display stopped answering.
+        """
+        self.show_image(render_view(view))
+        self.last_view = view
+
+    def show_image(self, image: Image.Image) -> None:
+        """Display a 128×64 image; other modes are converted to 1-bit, other sizes are scaled.
+
+        Raises:
+            DisplayError: the display stopped answering.
+        """
+        if image.size != (WIDTH, HEIGHT):
+            image = image.resize((WIDTH, HEIGHT))
+        if image.mode != "1":
+            image = image.convert("1")
+        with self._lock:
+            if self.closed:
+                raise DisplayError(self.name, self.where, "the display is closed", "open a new one")
+            try:
+                self.device.display(image)
+            except self._bus_errors as error:
+                raise DisplayError(
+                    self.name, self.where, f"the display stopped answering ({error})", "check the I²C wiring and power"
+                ) from error
+            self.frames += 1
+            listeners = list(self._listeners)
+        for listener in listeners:
+            listener(image)
+
+    def add_listener(self, callback: Callable[[Image.Image], None]) -> None:
+        """Call ``callback(image)`` after each frame (e.g. to push the picture to a web page)."""
+        with self._lock:
+            self._listeners.append(callback)
+
+    def close(self, *, clear: bool = True) -> None:
+        """Release the bus; ``clear=True`` also blanks the panel and switches it off."""
+        with self._lock:
+            if self.closed:
+                return
+            self.closed = True
+            self.device.persist = not clear
+            # If the display is already gone there is nothing left to release.
+            with contextlib.suppress(OSError):
+                self.device.cleanup()
+
+    def __enter__(self) -> Oled:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+
+class SimulatedDisplay(Oled):
+    """The table's display without hardware: luma's ``dummy`` device keeps the last frame."""
+
+    def __init__(self, *, rotate: int = 0) -> None:
+        from luma.core.device import dummy  # type: ignore[import-untyped]
+
+        super().__init__(device=dummy(width=WIDTH, height=HEIGHT, rotate=rotate, mode="1"))
+        self.name = "simulated OLED display"
+        self.where = "memory"
+
+    @property
+    def frame(self) -> Image.Image | None:
+        """A copy of the last frame as the panel shows it (1-bit, 128×64), or ``None``."""
+        with self._lock:
+            image: Image.Image | None = self.device.image
+            return None if image is None else image.copy()
+
+    def png_bytes(self, *, scale: int = 1) -> bytes:
+        """The last frame as PNG (white pixels on black), enlarged ``scale`` times; a blank
+        frame before the first one."""
+        image = self.frame or Image.new("1", (WIDTH, HEIGHT))
+        if scale != 1:
+            image = image.resize((WIDTH * scale, HEIGHT * scale), Image.Resampling.NEAREST)
+        buffer = io.BytesIO()
+        image.save(buffer, format="PNG")
+        return buffer.getvalue()
+
+    def save_png(self, path: str | Path, *, scale: int = 1) -> None:
+        Path(path).write_bytes(self.png_bytes(scale=scale))

@@ -1,0 +1,172 @@
+"""The real luma.oled SSD1306/SH1106 drivers over a fake I²C bus, and the simulated display."""
+
+from __future__ import annotations
+
+import errno
+import io
+from pathlib import Path
+
+import pytest
+import smbus2
+from PIL import Image, ImageChops
+
+from hardware.display import ScreenView, render_view
+from hardware.emulator import FakeI2cBus, OledPanel, managed_smbus2
+from hardware.errors import DisplayError
+from hardware.oled import Oled, SimulatedDisplay, open_luma_device
+from hardware.protocols import Display
+from tests.hardware.pixels import as_read, read_row
+
+# luma.oled 3.16 calls Image.getdata(), which Pillow 13 deprecates (luma.oled#404).
+pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata is deprecated:DeprecationWarning")
+
+PAYMENT = ScreenView(
+    title="Боб → Анна", lines=("Боб платит Анне 550 тыс. руб.",), amount="550 тыс.", footer="OK платить  ✕ назад"
+)
+
+
+def same(a: Image.Image, b: Image.Image) -> bool:
+    return a.size == b.size and ImageChops.difference(a.convert("L"), b.convert("L")).getbbox() is None
+
+
+@pytest.mark.parametrize("chip", ["ssd1306", "sh1106"])
+@pytest.mark.parametrize("address", [0x3C, 0x3D])
+def test_the_real_driver_puts_the_rendered_view_on_the_panel(chip: str, address: int) -> None:
+    panel = OledPanel(chip)  # type: ignore[arg-type]
+    bus = FakeI2cBus({address: panel})
+    with Oled(device=open_luma_device(chip=chip, address=address, bus=bus)) as oled:  # type: ignore[arg-type]
+        assert panel.display_on
+        oled.show(PAYMENT)
+        shown = panel.image()
+    assert same(shown, render_view(PAYMENT))
+    assert read_row(shown, 0) == as_read("Боб → Анна")
+
+
+def test_sh1106_column_offset_must_match_the_board() -> None:
+    # A 1.3" board whose glass starts at RAM column 0 shows the picture shifted by two pixels
+    # unless the driver is told (page_address_offset=0).
+    panel = OledPanel("sh1106", column_offset=0)
+    bus = FakeI2cBus({0x3C: panel})
+    Oled(device=open_luma_device(chip="sh1106", bus=bus)).show(PAYMENT)
+    expected = render_view(PAYMENT)
+    shifted = Image.new("1", expected.size)
+    shifted.paste(expected, (2, 0))
+    assert same(panel.image(), shifted)
+    Oled(device=open_luma_device(chip="sh1106", bus=bus, page_address_offset=0)).show(PAYMENT)
+    assert same(panel.image(), expected)
+
+
+def test_upside_down_mounting_rotates_the_frame() -> None:
+    panel = OledPanel("ssd1306")
+    Oled(device=open_luma_device(chip="ssd1306", rotate=2, bus=FakeI2cBus({0x3C: panel}))).show(PAYMENT)
+    assert same(panel.image(), render_view(PAYMENT).rotate(180))
+
+
+@pytest.mark.parametrize(
+    ("chip", "transactions", "payload"),
+    [
+        ("ssd1306", 2, (1 + 6) + (1 + 1024)),  # one command write, then all pixels in one i2c_rdwr
+        ("sh1106", 16, 8 * (1 + 3) + 8 * (1 + 128)),  # per page: set page/column, then 128 bytes
+    ],
+)
+def test_a_full_frame_on_the_managed_bus_the_pi_uses(chip: str, transactions: int, payload: int) -> None:
+    panel = OledPanel(chip)  # type: ignore[arg-type]
+    bus = FakeI2cBus({0x3C: panel})
+    with managed_smbus2(bus):
+        oled = Oled(chip=chip)  # type: ignore[arg-type]
+    start = len(bus.transactions)
+    oled.show(PAYMENT)
+    assert len(bus.transactions) - start == transactions
+    assert bus.bytes_sent(start) == payload
+    assert same(panel.image(), render_view(PAYMENT))
+
+
+def test_a_missing_i2c_bus_says_how_to_enable_it() -> None:
+    with managed_smbus2(FakeI2cBus(), ports=()), pytest.raises(DisplayError) as raised:
+        Oled(chip="ssd1306")
+    assert raised.value.bus == "I²C bus 1 (/dev/i2c-1) address 0x3C"
+    assert "raspi-config nonint do_i2c 0" in raised.value.fix
+
+
+def test_no_display_at_the_address_suggests_the_other_address() -> None:
+    bus = FakeI2cBus({0x3D: OledPanel("sh1106")})
+    with managed_smbus2(bus), pytest.raises(DisplayError, match="no display answers") as raised:
+        Oled(address=0x3C)
+    assert "i2cdetect -y 1" in raised.value.fix
+    assert "0x3D" in raised.value.fix
+
+
+def test_permission_denied_names_the_i2c_group(monkeypatch: pytest.MonkeyPatch) -> None:
+    def denied(port: int) -> None:
+        raise PermissionError(errno.EACCES, "Permission denied", f"/dev/i2c-{port}")
+
+    monkeypatch.setattr(smbus2, "SMBus", denied)
+    with pytest.raises(DisplayError, match="i2c group"):
+        Oled()
+
+
+def test_a_display_unplugged_during_the_game_is_a_display_error() -> None:
+    bus = FakeI2cBus({0x3C: OledPanel("ssd1306")})
+    oled = Oled(device=open_luma_device(chip="ssd1306", bus=bus))
+    bus.panels.clear()
+    with pytest.raises(DisplayError, match="stopped answering"):
+        oled.show(PAYMENT)
+
+
+def test_invalid_settings_are_refused_before_touching_the_bus() -> None:
+    with pytest.raises(ValueError, match="chip"):
+        open_luma_device(chip="ssd1309")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="rotate"):
+        open_luma_device(rotate=1)
+    with pytest.raises(ValueError, match="address"):
+        open_luma_device(address=0x80)
+
+
+def test_close_blanks_the_panel_unless_asked_to_keep_the_picture() -> None:
+    panel = OledPanel("ssd1306")
+    bus = FakeI2cBus({0x3C: panel})
+    oled = Oled(device=open_luma_device(chip="ssd1306", bus=bus))
+    oled.show(ScreenView(title="Выключение"))
+    oled.close(clear=False)
+    assert panel.display_on
+    assert panel.image().getbbox() is not None
+    panel2 = OledPanel("ssd1306")
+    oled2 = Oled(device=open_luma_device(chip="ssd1306", bus=FakeI2cBus({0x3C: panel2})))
+    oled2.show(ScreenView(title="Выключение"))
+    oled2.close()
+    assert not panel2.display_on
+    assert panel2.image().getbbox() is None
+    with pytest.raises(DisplayError, match="closed"):
+        oled2.show(PAYMENT)
+
+
+def test_simulated_display_keeps_the_last_frame(tmp_path: Path) -> None:
+    display = SimulatedDisplay()
+    assert isinstance(display, Display)
+    assert display.frame is None
+    frames: list[Image.Image] = []
+    display.add_listener(frames.append)
+    display.show(PAYMENT)
+    frame = display.frame
+    assert frame is not None
+    assert same(frame, render_view(PAYMENT))
+    assert display.last_view == PAYMENT
+    assert display.frames == 1
+    assert len(frames) == 1
+    with Image.open(io.BytesIO(display.png_bytes(scale=4))) as png:
+        assert png.size == (512, 256)
+        assert same(png.resize((128, 64), Image.Resampling.NEAREST), frame)
+    display.save_png(tmp_path / "frame.png")
+    with Image.open(tmp_path / "frame.png") as saved:
+        assert same(saved, frame)
+
+
+def test_show_image_converts_and_scales() -> None:
+    display = SimulatedDisplay()
+    grey = Image.new("L", (256, 128), 255)
+    display.show_image(grey)
+    frame = display.frame
+    assert frame is not None
+    assert frame.mode == "1"
+    assert frame.size == (128, 64)
+    assert frame.getextrema() == (255, 255)
