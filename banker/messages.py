@@ -45,6 +45,7 @@ EN: dict[str, str] = {
 "deal_count": "{player} must be dealt exactly {count} deeds.",
 "deal_duplicate": "{property} is dealt twice.",
 "deal_players": "The deal must list every player: {players}.",
+"deal_unaffordable": "{player} cannot pay {amount} for the dealt deeds with {cash}: raise the starting cash or deal cheaper deeds.",
 "deal_without_rule": "Deeds are dealt only in the short or timed game (rules short_game, timed_game or deal_deeds).",
 "debt_short": "{player} owes {amount} but has {cash}: {missing} more is needed. Sell buildings, mortgage or trade, then pay.",
 "debt_short_bankrupt": "{player} owes {amount} but has {cash}, and even selling everything would not cover it: declare bankruptcy.",

@@ -43,6 +43,7 @@ BG: dict[str, str] = {
     "deal_count": "{player} трябва да получи точно {count} имота при раздаването.",
     "deal_duplicate": "{property} се среща два пъти в раздаването.",
     "deal_players": "В раздаването трябва да са всички играчи: {players}.",
+    "deal_unaffordable": "{player}: няма достатъчно пари за раздадените имоти ({amount}, има {cash}). Увеличете началната сума или раздайте по-евтини имоти.",
     "deal_without_rule": (
         "Имотите се раздават само в кратката игра или в играта с време (правила short_game, timed_game или "
         "deal_deeds)."

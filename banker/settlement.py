@@ -70,6 +70,10 @@ def _deal(w: Work, a: NewGame) -> None:
         if len(deeds) != count:
             raise BadInput("deal_count", player=name, count=count)
         who = checks.seat(w, name)
+        price = sum(checks.deed(w, deed_id).price for deed_id in deeds)
+        if price > w.players[who].cash:
+            raise BadInput("deal_unaffordable", player=name, amount=w.money(price),
+                           cash=w.money(w.players[who].cash))
         for deed_id in deeds:
             prop = checks.deed(w, deed_id)
             if deed_id in seen:
