@@ -151,6 +151,9 @@ EN: dict[str, str] = {
 "event_game_over": "The game is over: {winner} wins.",
 "event_turn": "It is {player}'s turn.",
 "event_undone": "Undone: {action}.",
+"advisor_bad_option": "The advisor cannot use {option}: {problem}.",
+"advisor_bad_chain": "The board's movement cannot be solved: {problem}.",
+"advisor_unknown_player": "There is no player {player!r}; the players are: {players}.",
 }
 
 EN_LABELS: dict[str, str] = {

@@ -196,6 +196,9 @@ BG: dict[str, str] = {
     "event_game_over": "Играта свърши: печели {winner}.",
     "event_turn": "На ход е {player}.",
     "event_undone": "Отменено: {action}.",
+    "advisor_bad_option": "Съветникът не може да използва {option}: {problem}.",
+    "advisor_bad_chain": "Движението по дъската не може да се изчисли: {problem}.",
+    "advisor_unknown_player": "Няма играч {player!r}; играчите са: {players}.",
 }
 
 BG_LABELS: dict[str, str] = {

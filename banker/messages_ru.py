@@ -199,6 +199,9 @@ RU: dict[str, str] = {
     "event_game_over": "Игра окончена: побеждает {winner}.",
     "event_turn": "Ходит {player}.",
     "event_undone": "Отменено: {action}.",
+    "advisor_bad_option": "Советник не может использовать {option}: {problem}.",
+    "advisor_bad_chain": "Движение по полю не удаётся рассчитать: {problem}.",
+    "advisor_unknown_player": "Нет игрока {player!r}; игроки: {players}.",
 }
 
 RU_LABELS: dict[str, str] = {

@@ -9,7 +9,6 @@ from pathlib import Path
 from banker.advisor.heatmap import board_svg
 from banker.advisor.labels import LANGUAGES
 from banker.advisor.markov import FINE_OR_CHANCE, JAIL_STAYS, MoveRules
-from banker.advisor.messages import describe
 from banker.advisor.payback import MAX_HOUSES, SHORT_GAME_MAX_HOUSES
 from banker.advisor.report import TABLES, build_report, render_csv, render_text
 from banker.edition import load_edition
@@ -49,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
         max_houses = SHORT_GAME_MAX_HOUSES if args.short_game else MAX_HOUSES
         report = build_report(edition, rules, max_houses=max_houses)
     except BankerError as error:
-        print(describe(error, language), file=sys.stderr)
+        print(error.translated(language), file=sys.stderr)
         return 2
     sys.stdout.write(render_csv(report, args.table) if args.csv else render_text(report, args.table, language))
     if args.svg is not None:
