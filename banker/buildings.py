@@ -20,7 +20,7 @@ def check_can_build(w: Work, who: int, prop: Property, *, stock: bool = True) ->
         owner = w.props[number].owner
         if owner != who:
             raise IllegalAction("build_needs_group", player=w.name(who), property=prop.name, missing=other.name,
-                                owner=w.name(owner) if owner is not None else "the bank")
+                                owner=w.name(owner) if owner is not None else "bank")
     for number in members:
         if w.props[number].mortgaged:
             raise IllegalAction("build_group_mortgaged", player=w.name(who), property=prop.name,

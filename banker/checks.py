@@ -39,7 +39,7 @@ def owner_is(w: Work, who: int, prop: Property) -> None:
     owner = w.props[prop.number].owner
     if owner != who:
         raise IllegalAction("not_owner", player=w.name(who), property=prop.name,
-                            owner=w.name(owner) if owner is not None else "the bank")
+                            owner=w.name(owner) if owner is not None else "bank")
 
 
 def street(w: Work, prop: Property) -> None:

@@ -161,6 +161,8 @@ EN_LABELS: dict[str, str] = {
     "pot": "the Free Parking pot",
     "house": "house",
     "hotel": "hotel",
+    "bid": "the bid",
+    "trade": "the trade",
     "rent": "rent",
     "tax": "tax",
     "card": "card",
@@ -195,6 +197,7 @@ def label(word: str, language: str) -> str:
 
 def render(key: str, params: dict[str, Any], language: str) -> str:
     """The text of ``key`` in ``language`` (falling back to English) with ``params`` filled in."""
+    params = {k: _localize(k, v, language) for k, v in params.items()}
     template = TABLES.get(language, EN).get(key) or EN.get(key)
     if template is None:
         detail = ", ".join(f"{k}={v}" for k, v in params.items())
@@ -203,6 +206,21 @@ def render(key: str, params: dict[str, Any], language: str) -> str:
         return template.format(**params)
     except (KeyError, IndexError, ValueError):
         return template.format_map(_Lenient(params))
+
+
+ACCOUNT_KEYS = frozenset({"owner", "creditor", "to"})
+WORD_KEYS = frozenset({"building", "what"})
+
+
+def _localize(key: str, value: Any, language: str) -> Any:
+    """Accounts ("bank", "pot") and small words ("house", "bid") inside a message, in its language."""
+    if not isinstance(value, str):
+        return value
+    if key in ACCOUNT_KEYS and value in ("bank", "pot"):
+        return label(value, language)
+    if key in WORD_KEYS and value in EN_LABELS:
+        return label(value, language)
+    return value
 
 
 class _Lenient(dict[str, Any]):

@@ -205,6 +205,8 @@ RU: dict[str, str] = {
 }
 
 RU_LABELS: dict[str, str] = {
+    "bid": "ставка",
+    "trade": "обмен",
     "bank": "банк",
     "pot": "копилка Бесплатной стоянки",
     "house": "дом",
