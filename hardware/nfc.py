@@ -56,6 +56,9 @@ KNOWN_VERSIONS = {
 
 _VERSION_REG = 0x37
 _COMM_IRQ_REG = 0x04
+_FIFO_DATA_REG = 0x09
+_FIFO_WRITE = (_FIFO_DATA_REG << 1) & 0x7E
+_FIFO_READ = _FIFO_WRITE | 0x80
 _TIMER_IRQ = 0x01
 _TX_IRQ = 0x40
 _PCD_TRANSMIT = 0x04
@@ -79,9 +82,10 @@ _fixed_classes: weakref.WeakKeyDictionary[type, type] = weakref.WeakKeyDictionar
 def fixed_mfrc522_class(base: type) -> type:
     """A subclass of the library's ``MFRC522`` whose ``MFRC522_ToCard`` stops waiting on timeout.
 
-    Only the wait loop changes: the stock loop ends when a card answered (RxIRq/IdleIRq) or after
-    2000 reads; this one also ends on TimerIRq, the chip's own "nobody answered" signal, and on a
-    wall-clock limit. An empty poll then costs 14 SPI transfers instead of 2013.
+    The stock wait loop ends when a card answered (RxIRq/IdleIRq) or after 2000 reads; this one
+    also ends on TimerIRq, the chip's own "nobody answered" signal, and on a wall-clock limit.
+    It also moves the FIFO in one SPI transaction each way instead of one per byte. An empty
+    poll then costs 12 SPI transfers instead of 2013.
     """
     cached = _fixed_classes.get(base)
     if cached is not None:
@@ -95,11 +99,7 @@ def fixed_mfrc522_class(base: type) -> type:
             if command == self.PCD_TRANSCEIVE:
                 irq_enable, wait_irq = 0x77, 0x30
             self.Write_MFRC522(self.CommIEnReg, irq_enable | 0x80)
-            self.ClearBitMask(self.CommIrqReg, 0x80)
-            self.SetBitMask(self.FIFOLevelReg, 0x80)
-            self.Write_MFRC522(self.CommandReg, self.PCD_IDLE)
-            for byte in sendData:
-                self.Write_MFRC522(self.FIFODataReg, byte)
+            _start_command(self, sendData)
             self.Write_MFRC522(self.CommandReg, command)
             if command == self.PCD_TRANSCEIVE:
                 self.SetBitMask(self.BitFramingReg, 0x80)
@@ -116,12 +116,27 @@ def fixed_mfrc522_class(base: type) -> type:
             last_bits = self.Read_MFRC522(self.ControlReg) & 0x07
             length_bits = (level - 1) * 8 + last_bits if last_bits else level * 8
             count = min(max(level, 1), self.MAX_LEN)
-            data = [self.Read_MFRC522(self.FIFODataReg) for _ in range(count)]
+            # One SPI transaction reads the whole answer: the address byte repeated, then a 0.
+            data: list[int] = self.spi.xfer2([_FIFO_READ] * count + [0])[1:]
             return (self.MI_OK, data, length_bits)
 
     FixedMFRC522.__qualname__ = FixedMFRC522.__name__ = "FixedMFRC522"
     _fixed_classes[base] = FixedMFRC522
     return FixedMFRC522
+
+
+def _start_command(chip: Any, data: list[int]) -> None:
+    """Go idle, clear every IRQ flag, flush the FIFO and fill it with ``data``.
+
+    Direct writes replace the library's read-modify-write here (CommIrqReg with Set1=0 clears
+    the marked bits; FIFOLevelReg's other bits are read-only), and the FIFO is filled in one SPI
+    transaction, as the datasheet allows (address byte once, then the data bytes).
+    """
+    chip.Write_MFRC522(chip.CommandReg, chip.PCD_IDLE)
+    chip.Write_MFRC522(chip.CommIrqReg, 0x7F)
+    chip.Write_MFRC522(chip.FIFOLevelReg, 0x80)
+    if data:
+        chip.spi.xfer2([_FIFO_WRITE, *data])
 
 
 def _wait_for_irq(chip: Any, mask: int) -> int:
@@ -376,11 +391,7 @@ class Mfrc522Reader:
         """
         chip = self._chip
         frame = [iso14443.HLTA, 0x00, *iso14443.crc_a([iso14443.HLTA, 0x00])]
-        chip.Write_MFRC522(chip.CommandReg, chip.PCD_IDLE)
-        chip.ClearBitMask(chip.CommIrqReg, 0x80)
-        chip.SetBitMask(chip.FIFOLevelReg, 0x80)
-        for byte in frame:
-            chip.Write_MFRC522(chip.FIFODataReg, byte)
+        _start_command(chip, frame)
         chip.Write_MFRC522(chip.BitFramingReg, 0x00)
         chip.Write_MFRC522(chip.CommandReg, _PCD_TRANSMIT)
         _wait_for_irq(chip, _TX_IRQ)

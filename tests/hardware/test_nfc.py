@@ -42,11 +42,11 @@ def test_reads_a_10_byte_uid_through_cascade_level_3(readers: Readers) -> None:
         assert reader.poll() == uid
 
 
-def test_an_empty_poll_takes_14_transfers_not_2013(readers: Readers) -> None:
+def test_an_empty_poll_takes_12_transfers_not_2013(readers: Readers) -> None:
     with Mfrc522Reader() as reader:
         before = readers.ce0.transfers
         assert reader.poll() is None
-        assert readers.ce0.transfers - before == 14
+        assert readers.ce0.transfers - before == 12
 
 
 def test_a_card_left_on_the_reader_is_seen_on_every_poll(readers: Readers) -> None:

@@ -1,0 +1,369 @@
+"""Buttons or a rotary encoder, a buzzer and status LEDs, through gpiozero.
+
+The firmware sees four inputs, ``ok``, ``cancel``, ``up`` and ``down``, as :class:`ControlEvent`
+values in one thread-safe queue (gpiozero calls back from its own threads):
+
+- OK and Cancel report on release; held past ``hold_time`` they report once, as a long press, and
+  their release is then swallowed;
+- Up and Down report on press and repeat while held;
+- a rotary encoder reports each detent as ``up`` (clockwise) or ``down``; its push switch is wired
+  as OK.
+
+Pins are BCM numbers; buttons connect the pin to GND (the Pi's internal pull-ups are used).
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from hardware.errors import ControlsError
+from hardware.protocols import BUTTONS, BeepKind, ButtonName, ControlEvent, LedState
+
+HOLD_TIME_S = 1.0
+"""How long OK or Cancel must be held to count as a long press."""
+REPEAT_S = 0.3
+"""Auto-repeat period of Up/Down while held."""
+BOUNCE_TIME_S = 0.02
+BEEPS: dict[str, tuple[float, float, int]] = {
+    "confirm": (0.06, 0.0, 1),
+    "attention": (0.05, 0.07, 2),
+    "error": (0.12, 0.08, 3),
+}
+"""Buzzer patterns: (on seconds, off seconds, repetitions)."""
+LED_STATES = ("on", "off", "blink")
+
+
+@dataclass(frozen=True)
+class ControlPins:
+    """Which BCM GPIO each control is wired to. The defaults match hardware/README.md.
+
+    Use either ``up``/``down`` buttons or ``encoder_a``/``encoder_b``; set the others to ``None``
+    (:meth:`with_encoder` does that).
+    """
+
+    ok: int = 5
+    cancel: int = 6
+    up: int | None = 13
+    down: int | None = 26
+    encoder_a: int | None = None
+    encoder_b: int | None = None
+    buzzer: int | None = 12
+    leds: tuple[tuple[str, int], ...] = (("green", 23), ("red", 24))
+    """Optional status LEDs as (name, pin); the firmware switches them by name."""
+
+    @classmethod
+    def with_encoder(cls, a: int = 13, b: int = 26, **others: Any) -> ControlPins:
+        """Pins for a rotary encoder (A, B) instead of Up/Down; its push switch goes to ``ok``."""
+        return cls(up=None, down=None, encoder_a=a, encoder_b=b, **others)
+
+    def assigned(self) -> dict[str, int]:
+        """Every wired role and its pin, e.g. ``{"ok": 5, ..., "led green": 23}``."""
+        roles: dict[str, int | None] = {
+            "ok": self.ok,
+            "cancel": self.cancel,
+            "up": self.up,
+            "down": self.down,
+            "encoder A": self.encoder_a,
+            "encoder B": self.encoder_b,
+            "buzzer": self.buzzer,
+        }
+        roles.update({f"led {name}": pin for name, pin in self.leds})
+        return {role: pin for role, pin in roles.items() if pin is not None}
+
+    def validate(self) -> None:
+        """Check the pin plan for mistakes a soldering iron would make permanent.
+
+        Raises:
+            ValueError: a pin is used twice, is not a header GPIO, or both (or neither) of
+                Up/Down and the encoder are configured.
+        """
+        seen: dict[int, str] = {}
+        for role, pin in self.assigned().items():
+            if not 0 <= pin <= 27:
+                raise ValueError(f"{role}: GPIO{pin} is not on the 40-pin header (GPIO0-27)")
+            if pin in seen:
+                raise ValueError(f"GPIO{pin} is assigned to both {seen[pin]} and {role}")
+            seen[pin] = role
+        buttons = self.up is not None or self.down is not None
+        encoder = self.encoder_a is not None or self.encoder_b is not None
+        if buttons == encoder:
+            raise ValueError("configure either Up/Down buttons or a rotary encoder (A and B), not both or neither")
+        if buttons and (self.up is None or self.down is None):
+            raise ValueError("Up and Down buttons come as a pair: set both pins")
+        if encoder and (self.encoder_a is None or self.encoder_b is None):
+            raise ValueError("a rotary encoder needs both A and B pins")
+
+
+def make_pin_factory(name: str | None) -> Any:
+    """A gpiozero pin factory by name: ``"lgpio"`` (every Pi, the only one that works on a Pi 5),
+    ``"rpigpio"``, ``"mock"`` (no hardware), or ``None`` for gpiozero's own choice.
+
+    Raises:
+        ControlsError: the factory's library is missing or cannot open the GPIO chip.
+        ValueError: an unknown name.
+    """
+    if name is None:
+        return None
+    where = "GPIO (gpiozero pin factory)"
+    try:
+        if name == "mock":
+            from gpiozero.pins.mock import MockFactory  # type: ignore[import-untyped]
+
+            return MockFactory()
+        if name == "lgpio":
+            from gpiozero.pins.lgpio import LGPIOFactory  # type: ignore[import-untyped]
+
+            return LGPIOFactory()
+        if name == "rpigpio":
+            from gpiozero.pins.rpigpio import RPiGPIOFactory  # type: ignore[import-untyped]
+
+            return RPiGPIOFactory()
+    except ImportError as error:
+        raise ControlsError(
+            f"{name} pin factory",
+            where,
+            f"its library is not installed ({error})",
+            "sudo apt install python3-lgpio (or pip install lgpio) and use the lgpio factory",
+        ) from error
+    except Exception as error:  # lgpio.error, RuntimeError: the GPIO chip cannot be opened
+        raise ControlsError(
+            f"{name} pin factory",
+            where,
+            f"cannot open the GPIO chip ({error})",
+            "run on a Raspberry Pi as a user in the gpio group (sudo usermod -aG gpio $USER), "
+            "or use the simulated table elsewhere",
+        ) from error
+    raise ValueError(f"pin factory is one of 'lgpio', 'rpigpio', 'mock' or None, not {name!r}")
+
+
+@dataclass
+class _ButtonState:
+    held: bool = False
+
+
+class GpioControls:
+    """The table's buttons (or encoder), buzzer and LEDs on real GPIO pins via gpiozero.
+
+    ``pin_factory`` is passed to every gpiozero device (``None`` = gpiozero's default). Tests pass
+    ``gpiozero.pins.mock.MockFactory()`` and press a button with ``pin.drive_low()``.
+
+    Raises:
+        ValueError: an invalid pin plan (see :meth:`ControlPins.validate`).
+        ControlsError: a pin cannot be claimed (in use, no GPIO access, no pin factory).
+    """
+
+    def __init__(
+        self,
+        pins: ControlPins | None = None,
+        *,
+        pin_factory: Any | None = None,
+        hold_time: float = HOLD_TIME_S,
+        repeat_time: float = REPEAT_S,
+        bounce_time: float | None = BOUNCE_TIME_S,
+        encoder_reversed: bool = False,
+    ) -> None:
+        from gpiozero import LED, Button, Buzzer, RotaryEncoder  # type: ignore[import-untyped]
+
+        self.pins = pins or ControlPins()
+        self.pins.validate()
+        self.events: queue.Queue[ControlEvent] = queue.Queue()
+        self.buttons: dict[ButtonName, Any] = {}
+        self.leds: dict[str, Any] = {}
+        self.buzzer: Any | None = None
+        self.encoder: Any | None = None
+        self._devices: list[Any] = []
+        self._states: dict[ButtonName, _ButtonState] = {}
+        self._lock = threading.Lock()
+        self.closed = False
+        try:
+            button_pins: dict[ButtonName, int | None] = {
+                "ok": self.pins.ok,
+                "cancel": self.pins.cancel,
+                "up": self.pins.up,
+                "down": self.pins.down,
+            }
+            for name, pin in button_pins.items():
+                if pin is None:
+                    continue
+                repeating = name in ("up", "down")
+                button = self._claim(
+                    f"{name} button",
+                    pin,
+                    Button,
+                    pull_up=True,
+                    bounce_time=bounce_time,
+                    hold_time=repeat_time if repeating else hold_time,
+                    hold_repeat=repeating,
+                    pin_factory=pin_factory,
+                )
+                self._wire_button(name, button, repeating)
+            if self.pins.encoder_a is not None and self.pins.encoder_b is not None:
+                a, b = self.pins.encoder_a, self.pins.encoder_b
+                if encoder_reversed:
+                    a, b = b, a
+                self.encoder = self._claim("rotary encoder", a, RotaryEncoder, b, max_steps=0, pin_factory=pin_factory)
+                self.encoder.when_rotated_clockwise = self._put_factory("up")
+                self.encoder.when_rotated_counter_clockwise = self._put_factory("down")
+            if self.pins.buzzer is not None:
+                self.buzzer = self._claim("buzzer", self.pins.buzzer, Buzzer, pin_factory=pin_factory)
+            for led_name, pin in self.pins.leds:
+                self.leds[led_name] = self._claim(f"{led_name} LED", pin, LED, pin_factory=pin_factory)
+        except BaseException:
+            self.close()
+            raise
+
+    def _claim(self, role: str, pin: int, device_class: Any, *args: Any, **kwargs: Any) -> Any:
+        from gpiozero import GPIOZeroError
+
+        try:
+            device = device_class(pin, *args, **kwargs)
+        except GPIOZeroError as error:
+            kind = type(error).__name__
+            if kind == "GPIOPinInUse":
+                fix = f"GPIO{pin} is claimed twice: check the pin plan, and that no other program uses it"
+            elif kind in ("BadPinFactory", "PinFactoryFallback"):
+                fix = (
+                    "install the lgpio pin factory (sudo apt install python3-lgpio) and set "
+                    "GPIOZERO_PIN_FACTORY=lgpio; on a laptop use the simulated table"
+                )
+            else:
+                fix = f"check that GPIO{pin} exists on this board and the user is in the gpio group"
+            raise ControlsError(role, f"GPIO{pin}", f"gpiozero: {kind}: {error}", fix) from error
+        self._devices.append(device)
+        return device
+
+    def _put_factory(self, name: ButtonName, long: bool = False) -> Callable[[], None]:
+        def put() -> None:
+            self.events.put(ControlEvent(name, long))
+
+        return put
+
+    def _wire_button(self, name: ButtonName, button: Any, repeating: bool) -> None:
+        state = self._states[name] = _ButtonState()
+        self.buttons[name] = button
+        if repeating:
+            button.when_pressed = self._put_factory(name)
+            button.when_held = self._put_factory(name)
+            return
+
+        def pressed() -> None:
+            state.held = False
+
+        def held() -> None:
+            state.held = True
+            self.events.put(ControlEvent(name, long=True))
+
+        def released() -> None:
+            if not state.held:
+                self.events.put(ControlEvent(name))
+            state.held = False
+
+        button.when_pressed = pressed
+        button.when_held = held
+        button.when_released = released
+
+    # Controls protocol -------------------------------------------------------------------------
+
+    def get_event(self, timeout: float | None = 0.0) -> ControlEvent | None:
+        try:
+            if timeout == 0:
+                return self.events.get_nowait()
+            return self.events.get(timeout=timeout)
+        except queue.Empty:
+            return None
+
+    def beep(self, kind: BeepKind = "confirm", *, wait: bool = False) -> None:
+        """Sound a pattern (``confirm``, ``attention``, ``error``); ``wait=True`` blocks until done.
+
+        Raises:
+            ValueError: unknown pattern.
+        """
+        if kind not in BEEPS:
+            raise ValueError(f"beep is one of {sorted(BEEPS)}, not {kind!r}")
+        if self.buzzer is None:
+            return
+        on_time, off_time, count = BEEPS[kind]
+        self.buzzer.beep(on_time=on_time, off_time=off_time, n=count, background=not wait)
+
+    def set_led(self, name: str, state: LedState) -> None:
+        if state not in LED_STATES:
+            raise ValueError(f"LED state is one of {LED_STATES}, not {state!r}")
+        led = self.leds.get(name)
+        if led is None:
+            return
+        if state == "on":
+            led.on()
+        elif state == "off":
+            led.off()
+        else:
+            led.blink(on_time=0.5, off_time=0.5, background=True)
+
+    def close(self) -> None:
+        """Release every pin (in reverse order of claiming)."""
+        with self._lock:
+            if self.closed:
+                return
+            self.closed = True
+            for device in reversed(self._devices):
+                device.close()
+            self._devices.clear()
+
+    def __enter__(self) -> GpioControls:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+
+@dataclass
+class SimulatedControls:
+    """Controls for the simulated table: :meth:`press` a button, :meth:`rotate` the encoder; beeps
+    and LED states are recorded for the browser mirror and for tests."""
+
+    events: queue.Queue[ControlEvent] = field(default_factory=queue.Queue)
+    beeps: list[BeepKind] = field(default_factory=list)
+    leds: dict[str, LedState] = field(default_factory=dict)
+    closed: bool = False
+
+    def press(self, button: ButtonName, *, long: bool = False) -> None:
+        """Press and release a button; ``long=True`` holds it past the hold time.
+
+        Raises:
+            ValueError: not one of ``ok``, ``cancel``, ``up``, ``down``.
+        """
+        if button not in BUTTONS:
+            raise ValueError(f"button is one of {BUTTONS}, not {button!r}")
+        self.events.put(ControlEvent(button, long))
+
+    def long_press(self, button: ButtonName) -> None:
+        self.press(button, long=True)
+
+    def rotate(self, steps: int) -> None:
+        """Turn the encoder: positive steps are clockwise (``up``), negative ``down``."""
+        for _ in range(abs(steps)):
+            self.events.put(ControlEvent("up" if steps > 0 else "down"))
+
+    def get_event(self, timeout: float | None = 0.0) -> ControlEvent | None:
+        try:
+            if timeout == 0:
+                return self.events.get_nowait()
+            return self.events.get(timeout=timeout)
+        except queue.Empty:
+            return None
+
+    def beep(self, kind: BeepKind = "confirm") -> None:
+        if kind not in BEEPS:
+            raise ValueError(f"beep is one of {sorted(BEEPS)}, not {kind!r}")
+        self.beeps.append(kind)
+
+    def set_led(self, name: str, state: LedState) -> None:
+        if state not in LED_STATES:
+            raise ValueError(f"LED state is one of {LED_STATES}, not {state!r}")
+        self.leds[name] = state
+
+    def close(self) -> None:
+        self.closed = True

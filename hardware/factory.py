@@ -1,0 +1,313 @@
+"""The one place where the table's hardware is chosen: simulated, emulated, or the real Raspberry Pi.
+
+- ``simulated``: in-memory twins (:class:`SimulatedReader`, :class:`SimulatedDisplay`,
+  :class:`SimulatedControls`) for the laptop and the browser mirror; no driver code runs.
+- ``emulated``: the real drivers (``mfrc522``, luma.oled, gpiozero) over emulated hardware
+  (MFRC522 register emulator, fake I²C OLED panel, gpiozero's ``MockFactory``), for tests and
+  benchmarks of the whole stack.
+- ``pi``: the real drivers on real buses. A missing or misbehaving part raises a
+  :class:`~hardware.errors.HardwareError` that names the device, the bus and the likely fix. There
+  is no fallback to simulation: a table that silently pretends is worse than one that says why
+  it cannot start.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, fields, replace
+from typing import Any, Literal
+
+from hardware.controls import ControlPins, GpioControls, SimulatedControls, make_pin_factory
+from hardware.nfc import DEFAULT_RST_PIN, Mfrc522Reader
+from hardware.oled import Oled, OledChip, SimulatedDisplay, open_luma_device
+from hardware.protocols import Controls, Display, TagReader
+from hardware.taps import MISSES_TO_REMOVE, POLL_INTERVAL_S, SimulatedReader, TagReaderHub
+
+Mode = Literal["simulated", "emulated", "pi"]
+MODES: tuple[Mode, ...] = ("simulated", "emulated", "pi")
+MAX_READERS = 4
+SPI_PINS = {
+    0: {"SPI0 MISO": 9, "SPI0 MOSI": 10, "SPI0 SCLK": 11},
+    1: {"SPI1 MISO": 19, "SPI1 MOSI": 20, "SPI1 SCLK": 21},
+}
+"""BCM pins a bus occupies once any reader is on it."""
+CHIP_SELECT_PINS = {(0, 0): 8, (0, 1): 7, (1, 0): 18, (1, 1): 17, (1, 2): 16}
+"""BCM pin of each chip select (SPI1 with ``dtoverlay=spi1-2cs``/``spi1-3cs`` defaults)."""
+I2C1_PINS = {"I²C SDA": 2, "I²C SCL": 3}
+
+
+@dataclass(frozen=True)
+class ReaderConfig:
+    """An RC522 on ``/dev/spidev<bus>.<device>`` with its reset pin (BCM, or ``None`` if tied to 3.3 V)."""
+
+    bus: int = 0
+    device: int = 0
+    rst_pin: int | None = DEFAULT_RST_PIN
+
+
+@dataclass(frozen=True)
+class DisplayConfig:
+    """The OLED: controller, I²C port and address, rotation (0 or 2), SH1106 column offset."""
+
+    chip: OledChip = "sh1106"
+    port: int = 1
+    address: int = 0x3C
+    rotate: int = 0
+    page_address_offset: int = 2
+    contrast: int | None = None
+
+
+@dataclass(frozen=True)
+class TableConfig:
+    """Everything that differs between one table and another."""
+
+    mode: Mode = "simulated"
+    readers: tuple[ReaderConfig, ...] = (ReaderConfig(0, 0), ReaderConfig(0, 1))
+    display: DisplayConfig = DisplayConfig()
+    controls: ControlPins = ControlPins()
+    pin_factory: str | None = "lgpio"
+    """gpiozero pin factory in ``pi`` mode: ``lgpio`` works on every Pi, including the Pi 5."""
+    misses_to_remove: int = MISSES_TO_REMOVE
+    poll_interval_s: float = POLL_INTERVAL_S
+    hold_time_s: float = 1.0
+
+    @classmethod
+    def from_mapping(cls, data: Mapping[str, Any]) -> TableConfig:
+        """Build a config from plain data (e.g. a TOML table)::
+
+            {"mode": "pi",
+             "readers": [{"bus": 0, "device": 0}, {"bus": 0, "device": 1}],
+             "display": {"chip": "ssd1306", "address": 60},
+             "controls": {"ok": 5, "cancel": 6, "encoder_a": 13, "encoder_b": 26, "up": None, ...,
+                          "leds": {"green": 23}}}
+
+        Raises:
+            ValueError: unknown keys or invalid values (see :meth:`validate`).
+        """
+        known = {f.name for f in fields(cls)}
+        unknown = set(data) - known
+        if unknown:
+            raise ValueError(f"unknown table settings: {sorted(unknown)}; known: {sorted(known)}")
+        config = cls()
+        values: dict[str, Any] = {
+            key: value for key, value in data.items() if key not in ("readers", "display", "controls")
+        }
+        if "readers" in data:
+            values["readers"] = tuple(_build(ReaderConfig, item) for item in data["readers"])
+        if "display" in data:
+            values["display"] = _build(DisplayConfig, data["display"])
+        if "controls" in data:
+            controls = dict(data["controls"])
+            if "leds" in controls:
+                controls["leds"] = tuple(dict(controls["leds"]).items())
+            values["controls"] = _build(ControlPins, controls)
+        config = replace(config, **values)
+        config.validate()
+        return config
+
+    def validate(self) -> None:
+        """Check the configuration before any pin is touched.
+
+        Raises:
+            ValueError: unknown mode, no or too many readers, two readers on one chip select, a
+                chip select that does not exist, or a pin used twice (buses included).
+        """
+        if self.mode not in MODES:
+            raise ValueError(f"mode is one of {MODES}, not {self.mode!r}")
+        if not 1 <= len(self.readers) <= MAX_READERS:
+            raise ValueError(f"a table has 1 to {MAX_READERS} readers, not {len(self.readers)}")
+        self.controls.validate()
+        used: dict[int, str] = {}
+
+        def claim(pin: int, role: str) -> None:
+            if pin in used and used[pin] != role:
+                raise ValueError(f"GPIO{pin} is assigned to both {used[pin]} and {role}")
+            used[pin] = role
+
+        if self.display.port == 1:
+            for role, pin in I2C1_PINS.items():
+                claim(pin, role)
+        seen = set()
+        for index, reader in enumerate(self.readers):
+            key = (reader.bus, reader.device)
+            if key in seen:
+                raise ValueError(f"two readers on SPI{reader.bus} CE{reader.device}")
+            seen.add(key)
+            if key not in CHIP_SELECT_PINS:
+                raise ValueError(
+                    f"reader {index}: no chip select SPI{reader.bus} CE{reader.device} "
+                    "(use SPI0 CE0/CE1 and SPI1 CE0/CE1/CE2)"
+                )
+            for role, pin in SPI_PINS[reader.bus].items():
+                claim(pin, role)
+            claim(CHIP_SELECT_PINS[key], f"SPI{reader.bus} CE{reader.device}")
+            if reader.rst_pin is not None:
+                claim(reader.rst_pin, "RC522 reset")
+        for role, pin in self.controls.assigned().items():
+            claim(pin, role)
+
+
+def _build(cls: Any, data: Any) -> Any:
+    if isinstance(data, cls):
+        return data
+    known = {f.name for f in fields(cls)}
+    unknown = set(data) - known
+    if unknown:
+        raise ValueError(f"unknown {cls.__name__} settings: {sorted(unknown)}; known: {sorted(known)}")
+    return cls(**data)
+
+
+@dataclass
+class Emulation:
+    """The emulated hardware behind an ``emulated`` table, for tests to act on."""
+
+    chips: list[Any]
+    """One :class:`~hardware.emulator.Mfrc522Chip` per reader: ``chips[0].place(card)``."""
+    spi: Any
+    i2c: Any
+    """The :class:`~hardware.emulator.FakeI2cBus`; ``i2c.panels[address].image()`` is what the
+    panel shows."""
+    pin_factory: Any
+    """gpiozero ``MockFactory``: ``pin_factory.pin(5).drive_low()`` presses OK."""
+
+    @property
+    def panel(self) -> Any:
+        return next(iter(self.i2c.panels.values()))
+
+
+@dataclass
+class Table:
+    """The opened hardware of one table. Close it (or use ``with``) to release every device."""
+
+    mode: Mode
+    readers: list[TagReader]
+    hub: TagReaderHub
+    display: Display
+    controls: Controls
+    emulation: Emulation | None = None
+    _cleanup: contextlib.ExitStack = field(default_factory=contextlib.ExitStack, repr=False)
+
+    def close(self) -> None:
+        """Stop polling and release readers, display and controls (in reverse order of opening)."""
+        self._cleanup.close()
+
+    def __enter__(self) -> Table:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+
+def open_table(config: TableConfig | None = None) -> Table:
+    """Open the table's readers, display and controls as ``config.mode`` says.
+
+    The reader hub is created but not started: call ``table.hub.start()`` for background polling,
+    or ``table.hub.poll_once()`` in a test.
+
+    Raises:
+        ValueError: an invalid configuration (see :meth:`TableConfig.validate`).
+        hardware.errors.HardwareError: in ``pi`` mode, a device that cannot be opened; the message
+            names the device, the bus and the fix. Devices opened before it are closed again.
+    """
+    config = config or TableConfig()
+    config.validate()
+    with contextlib.ExitStack() as stack:
+        if config.mode == "simulated":
+            table = _open_simulated(config, stack)
+        elif config.mode == "emulated":
+            table = _open_emulated(config, stack)
+        else:
+            table = _open_pi(config, stack)
+        table._cleanup = stack.pop_all()
+        return table
+
+
+def _hub(config: TableConfig, readers: Sequence[TagReader], stack: contextlib.ExitStack) -> TagReaderHub:
+    hub = TagReaderHub(readers, misses_to_remove=config.misses_to_remove, interval_s=config.poll_interval_s)
+    stack.callback(hub.close)
+    return hub
+
+
+def _open_simulated(config: TableConfig, stack: contextlib.ExitStack) -> Table:
+    readers: list[TagReader] = [SimulatedReader(misses_to_remove=config.misses_to_remove) for _ in config.readers]
+    hub = _hub(config, readers, stack)
+    display = SimulatedDisplay(rotate=config.display.rotate)
+    stack.callback(display.close)
+    controls = SimulatedControls()
+    stack.callback(controls.close)
+    return Table("simulated", readers, hub, display, controls)
+
+
+def _open_pi(config: TableConfig, stack: contextlib.ExitStack) -> Table:
+    readers: list[TagReader] = []
+    for index, reader_config in enumerate(config.readers):
+        reader = Mfrc522Reader(
+            bus=reader_config.bus,
+            device=reader_config.device,
+            rst_pin=reader_config.rst_pin,
+            name=f"NFC reader {index} (MFRC522)",
+        )
+        stack.callback(reader.close)
+        readers.append(reader)
+    hub = _hub(config, readers, stack)
+    display = _open_oled(config)
+    stack.callback(display.close)
+    factory = make_pin_factory(config.pin_factory)
+    if factory is not None:
+        stack.callback(factory.close)
+    controls = GpioControls(config.controls, pin_factory=factory, hold_time=config.hold_time_s)
+    stack.callback(controls.close)
+    return Table("pi", readers, hub, display, controls)
+
+
+def _open_oled(config: TableConfig, bus: Any | None = None) -> Oled:
+    settings = config.display
+    device = open_luma_device(
+        chip=settings.chip,
+        port=settings.port,
+        address=settings.address,
+        rotate=settings.rotate,
+        bus=bus,
+        page_address_offset=settings.page_address_offset,
+    )
+    return Oled(
+        device=device, chip=settings.chip, port=settings.port, address=settings.address, contrast=settings.contrast
+    )
+
+
+def _open_emulated(config: TableConfig, stack: contextlib.ExitStack) -> Table:
+    from gpiozero.pins.mock import MockFactory  # type: ignore[import-untyped]
+
+    from hardware.emulator import FakeI2cBus, FakeSpiBus, Mfrc522Chip, OledPanel, emulated_pi, managed_smbus2
+
+    spi = FakeSpiBus()
+    chips = []
+    for reader_config in config.readers:
+        chip = Mfrc522Chip()
+        spi.attach(reader_config.bus, reader_config.device, chip)
+        chips.append(chip)
+    stack.enter_context(emulated_pi(spi))
+    readers: list[TagReader] = []
+    for index, reader_config in enumerate(config.readers):
+        reader = Mfrc522Reader(
+            bus=reader_config.bus,
+            device=reader_config.device,
+            rst_pin=reader_config.rst_pin,
+            name=f"NFC reader {index} (MFRC522)",
+        )
+        stack.callback(reader.close)
+        readers.append(reader)
+    hub = _hub(config, readers, stack)
+    settings = config.display
+    panel = OledPanel(settings.chip, column_offset=settings.page_address_offset if settings.chip == "sh1106" else 0)
+    i2c = FakeI2cBus({settings.address: panel})
+    with managed_smbus2(i2c, ports=(settings.port,)):
+        display = _open_oled(config)
+    stack.callback(display.close)
+    factory = MockFactory()
+    stack.callback(factory.close)
+    controls = GpioControls(config.controls, pin_factory=factory, hold_time=config.hold_time_s)
+    stack.callback(controls.close)
+    emulation = Emulation(chips=chips, spi=spi, i2c=i2c, pin_factory=factory)
+    return Table("emulated", readers, hub, display, controls, emulation)
