@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import types
 import typing
-from dataclasses import MISSING, dataclass, field, fields
+from dataclasses import MISSING, Field, dataclass, field, fields
 from typing import Any, ClassVar, Union
 
 from banker.errors import BadInput
@@ -320,8 +320,7 @@ def parse_action(data: dict[str, Any] | str) -> Action:
     cls = ACTION_TYPES.get(name)
     if cls is None:
         raise BadInput("unknown_action", action=name, known=", ".join(sorted(ACTION_TYPES)))
-    hints = typing.get_type_hints(cls)
-    by_json = {f.name.rstrip("_"): f for f in fields(cls)}
+    hints, by_json = _schema(cls)
     for key in data:
         if key != "action" and key not in by_json:
             raise BadInput("unknown_field", action=name, field=key, known=", ".join(sorted(by_json)))
@@ -333,6 +332,17 @@ def parse_action(data: dict[str, Any] | str) -> Action:
             continue
         kwargs[f.name] = _convert(data[key], hints[f.name], name, key)
     return cls(**kwargs)
+
+
+_SCHEMAS: dict[str, tuple[dict[str, Any], dict[str, Field[Any]]]] = {}
+
+
+def _schema(cls: type[Action]) -> tuple[dict[str, Any], dict[str, Field[Any]]]:
+    """The field types and the JSON names of an action class (worked out once per class)."""
+    schema = _SCHEMAS.get(cls.name)
+    if schema is None:
+        schema = _SCHEMAS[cls.name] = (typing.get_type_hints(cls), {f.name.rstrip("_"): f for f in fields(cls)})
+    return schema
 
 
 def _convert(value: Any, hint: Any, action: str, key: str) -> Any:

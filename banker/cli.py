@@ -54,9 +54,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     bench.register(sub)
     sim.register(sub)
-    from banker.advisor import cli as advisor_cli
+    from banker.advisor.cli import register as register_advisor
 
-    advisor_cli.register(sub)
+    register_advisor(sub)
     return parser
 
 

@@ -131,7 +131,7 @@ def bid(w: Work, a: Bid) -> None:
             raise IllegalAction("bid_below_price", amount=w.money(a.amount), price=w.money(prop.house_price))
         target = prop.number
     elif a.property is not None and a.property != w.edition.properties[auction.property or 0].id:
-        raise IllegalAction("bid_other_property", property=a.property)
+        raise IllegalAction("bid_other_property", property=checks.deed(w, a.property).name)
     w.auction = Auction(auction.property, auction.building, a.amount, who, target, auction.excluded,
                         auction.queue, auction.claims)
     w.event("bid", player=a.player, amount=a.amount)

@@ -114,8 +114,7 @@ def apply(state: GameState | None, action: Action) -> tuple[GameState, tuple[Eve
     w = Work(state)
     _common_checks(w, action)
     handler(w, action)
-    new_state = replace(w.freeze(), history=History(state, action))
-    return new_state, tuple(w.events)
+    return w.freeze(History(state, action)), tuple(w.events)
 
 
 def _common_checks(w: Work, action: Action) -> None:

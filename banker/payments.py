@@ -50,6 +50,8 @@ def pay(w: Work, a: Pay) -> None:
     who = checks.seat(w, a.player)
     checks.positive(a.amount, "amount")
     to = checks.account(w, a.to)
+    if to == POT and not w.rules.free_parking_pot:
+        raise IllegalAction("no_pot_rule")
     if to == a.player:
         raise IllegalAction("pay_self", player=a.player)
     w.charge(who, to, a.amount, a.reason or "pay")
@@ -138,6 +140,11 @@ def _passes_go(w: Work, card: Card, origin: Square | None, destination: int, pas
     if origin is not None:
         return destination < origin.index
     if passed_go is None:
+        starts = [sq.index for sq in w.edition.squares if sq.kind == card.deck]
+        if all(start < destination for start in starts):
+            return False
+        if all(start > destination for start in starts):
+            return True
         raise BadInput("card_needs_square", card=card.text)
     return passed_go
 
@@ -151,6 +158,8 @@ def draw_card(w: Work, a: DrawCard) -> None:
         if origin.kind != a.deck:
             raise IllegalAction("card_wrong_square", square=origin.name, deck=w.edition.deck_names[a.deck])
     name = a.player
+    if card.kind in ("advance", "nearest", "back") and w.players[who].in_jail:
+        raise IllegalAction("card_in_jail", player=name)
     params: dict[str, Any] = {"deck": a.deck, "card": card.id}
     w.event("card", None, player=name, text=card.text, **params)
     fees = w.fee_account()
@@ -173,7 +182,7 @@ def draw_card(w: Work, a: DrawCard) -> None:
         for step in range(1, seats):
             other = (who + step) % seats
             if not w.players[other].bankrupt:
-                w.charge(who, w.name(other), card.amount, "card", **params)
+                w.charge(who, w.name(other), card.amount, "card", shared=True, **params)
     elif kind == "collect_each":
         seats = len(w.players)
         for step in range(1, seats):
@@ -200,8 +209,6 @@ def draw_card(w: Work, a: DrawCard) -> None:
         w.set_player(who, jail_cards=(*w.players[who].jail_cards, a.deck))
         w.event("jail_card_kept", player=name, deck=a.deck)
     elif kind == "advance":
-        if w.players[who].in_jail:
-            raise IllegalAction("card_in_jail", player=name)
         if card.salary and _passes_go(w, card, origin, card.to, a.passed_go):
             pay_salary(w, who, landed=card.to == 0)
         w.event("moved", player=name, square=w.edition.squares[card.to].id)

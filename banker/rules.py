@@ -109,8 +109,9 @@ class Rules:
         if rules.starting_cash <= 0:
             raise BadInput("bad_rule_value", rule="starting_cash", value=str(rules.starting_cash),
                            expected="a positive amount")
-        if rules.income_tax_percent > 100 or rules.mortgage_interest_percent > 100:
-            raise BadInput("bad_rule_value", rule="income_tax_percent", value="> 100", expected="0-100")
+        for name in ("income_tax_percent", "mortgage_interest_percent"):
+            if getattr(rules, name) > 100:
+                raise BadInput("bad_rule_value", rule=name, value=str(getattr(rules, name)), expected="0-100")
         if rules.deeds_dealt > 3:
             raise BadInput("bad_rule_value", rule="deal_deeds", value=str(rules.deal_deeds), expected="0-3")
         return rules

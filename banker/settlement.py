@@ -121,7 +121,7 @@ def bankrupt(w: Work, a: Bankrupt) -> None:
     owned = [n for n, ps in enumerate(w.props) if ps.owner == who]
     w.event("bankrupt", player=name, creditors=creditors, amount=total)
 
-    if len(creditors) == 1 and players_owed:
+    if len(creditors) == 1 and players_owed and not any(d.shared for d in debts):
         heir = players_owed[0]
         heir_seat = w.seat_of(heir)
         assert heir_seat is not None
@@ -151,7 +151,7 @@ def bankrupt(w: Work, a: Bankrupt) -> None:
         cash = w.players[who].cash
         claim_list = [(c, claims[c]) for c in creditors]
         if cash:
-            if len(creditors) == 1:
+            if not players_owed:
                 txn = w.transfer(name, creditors[0], cash, "bankruptcy")
                 claim_list = [(creditors[0], 0)]
             else:
@@ -162,7 +162,7 @@ def bankrupt(w: Work, a: Bankrupt) -> None:
             w.set_prop(number, owner=None, mortgaged=False)
         auctions = w.rules.bankruptcy_auctions and owned
         if auctions:
-            unpaid = tuple(c for c in claim_list if c[1] > 0 and len(creditors) > 1)
+            unpaid = tuple(c for c in claim_list if c[1] > 0) if players_owed else ()
             first, rest = owned[0], tuple(owned[1:])
             w.auction = Auction(property=first, queue=rest, claims=unpaid)
             w.event("auction_opened", property=w.edition.properties[first].id, excluded=[])
@@ -188,7 +188,8 @@ def _sell_buildings_to_bank(w: Work, who: int, owned: list[int]) -> None:
 
 def _redirect_claims(w: Work, bankrupt_name: str, heir: str) -> None:
     """Debts still owed *to* the bankrupt player are owed to whoever took over the assets."""
-    w.debts = [Debt(d.debtor, heir, d.amount, d.reason) if d.creditor == bankrupt_name else d for d in w.debts]
+    w.debts = [Debt(d.debtor, heir, d.amount, d.reason, d.shared) if d.creditor == bankrupt_name else d
+               for d in w.debts]
     w.debts = [d for d in w.debts if w.name(d.debtor) != d.creditor]
 
 
@@ -235,6 +236,9 @@ def trade(w: Work, a: Trade) -> None:
         raise IllegalAction("trade_self", player=a.from_)
     if a.give.is_empty() and a.take.is_empty():
         raise IllegalAction("trade_empty")
+    pending = [d for d in w.decisions if d.player == taker]
+    if pending:
+        raise IllegalAction("decision_pending", player=a.to, property=w.edition.properties[pending[0].property].name)
     for side, bundle in ((giver, a.give), (taker, a.take)):
         if bundle.cash < 0 or bundle.jail_cards < 0:
             raise BadInput("trade_negative")

@@ -46,6 +46,8 @@ class Debt:
     """An account: a player's name, "bank" or "pot"."""
     amount: Money
     reason: str
+    shared: bool = False
+    """Part of one payment owed to several creditors ("pay each player"), settled by §9.4."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,7 +10,7 @@ from typing import Any
 
 from banker.errors import IllegalAction
 from banker.ledger import Event, Transaction
-from banker.state import BANK, POT, Auction, Debt, Decision, GameState, PlayerState, PropertyState
+from banker.state import BANK, POT, Auction, Debt, Decision, GameState, History, PlayerState, PropertyState
 
 Money = int
 
@@ -35,7 +35,7 @@ class Work:
         self.ended = state.ended
         self.events: list[Event] = []
 
-    def freeze(self) -> GameState:
+    def freeze(self, history: History | None = None) -> GameState:
         return GameState(
             edition=self.edition,
             rules=self.rules,
@@ -53,6 +53,7 @@ class Work:
             winner=self.winner,
             ended=self.ended,
             seq=self.state.seq + 1,
+            history=history,
         )
 
     # --- reading -------------------------------------------------------------------------------
@@ -134,7 +135,8 @@ class Work:
             self._add(account, amount)
         return Transaction(reason, postings)
 
-    def charge(self, seat: int, creditor: str, amount: Money, reason: str, **params: Any) -> bool:
+    def charge(self, seat: int, creditor: str, amount: Money, reason: str, *, shared: bool = False,
+               **params: Any) -> bool:
         """A payment the rules impose: paid now if the cash covers it, else a debt that moves nothing.
 
         A player who already owes money pays new charges after the old ones, so they become debts too.
@@ -147,7 +149,7 @@ class Work:
             txn = self.transfer(name, creditor, amount, reason)
             self.event("paid", txn, player=name, to=creditor, amount=amount, reason=reason, **params)
             return True
-        self.debts.append(Debt(seat, creditor, amount, reason))
+        self.debts.append(Debt(seat, creditor, amount, reason, shared))
         self.event("debt", player=name, to=creditor, amount=amount, reason=reason,
                    missing=max(0, sum(d.amount for d in self.debts if d.debtor == seat) - self.players[seat].cash),
                    **params)

@@ -132,3 +132,14 @@ def test_uk_fine_or_chance_card(table: Table) -> None:
 def test_unknown_deck_and_card(table: Table) -> None:
     table.fails("unknown_deck", "card", player="Ann", deck="surprise", card="x")
     table.fails("unknown_card", "card", player="Ann", deck="chance", card="free_money")
+
+
+def test_no_moving_card_for_a_player_in_jail(table: Table) -> None:
+    table.do("go_to_jail", player="Ann")
+    table.fails("card_in_jail", "card", player="Ann", deck="chance", card="nearest_railroad_1", square="chance_3")
+    table.fails("card_in_jail", "card", player="Ann", deck="chance", card="back_3", square="chance_3")
+
+
+def test_advance_to_boardwalk_never_passes_go_so_needs_no_square(table: Table) -> None:
+    table.do("card", player="Ann", deck="chance", card="advance_boardwalk")
+    assert table.cash("Ann") == 1500

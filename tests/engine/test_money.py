@@ -128,3 +128,16 @@ def test_house_rule_other_salary_and_starting_cash() -> None:
     t = Table(starting_cash=15000, salary=3000)
     t.do("salary", player="Ann")
     assert t.cash("Ann") == 18000
+
+
+def test_nothing_goes_to_the_pot_without_the_house_rule(table: Table) -> None:
+    table.fails("no_pot_rule", "pay", player="Ann", amount=100, to="pot")
+
+
+def test_a_bad_percentage_rule_names_itself() -> None:
+    import pytest
+
+    from banker.errors import BankerError
+
+    with pytest.raises(BankerError, match="mortgage_interest_percent = 150"):
+        Table(mortgage_interest_percent=150)
