@@ -81,6 +81,8 @@ def bench_nfc() -> Results:
         place(classic)()
         results["nfc_tap_4byte_spi_transfers_ours"] = _transfers(chip, ours.poll)
         place(ntag)()
+        results["nfc_tap_7byte_spi_transfers_stock"] = _transfers(chip, stock.read_id_no_block)
+        place(ntag)()
         results["nfc_tap_7byte_spi_transfers_ours"] = _transfers(chip, ours.poll)
         results["nfc_tap_4byte_ms_stock"] = _median_ms(stock.read_id_no_block, setup=place(classic))
         results["nfc_tap_4byte_ms_ours"] = _median_ms(ours.poll, setup=place(classic))

@@ -52,6 +52,8 @@ class ControlPins:
     encoder_a: int | None = None
     encoder_b: int | None = None
     buzzer: int | None = 12
+    buzzer_active_high: bool = True
+    """``False`` for "low level trigger" buzzer modules, which sound while the pin is low."""
     leds: tuple[tuple[str, int], ...] = (("green", 23), ("red", 24))
     """Optional status LEDs as (name, pin); the firmware switches them by name."""
 
@@ -209,7 +211,13 @@ class GpioControls:
                 self.encoder.when_rotated_clockwise = self._put_factory("up")
                 self.encoder.when_rotated_counter_clockwise = self._put_factory("down")
             if self.pins.buzzer is not None:
-                self.buzzer = self._claim("buzzer", self.pins.buzzer, Buzzer, pin_factory=pin_factory)
+                self.buzzer = self._claim(
+                    "buzzer",
+                    self.pins.buzzer,
+                    Buzzer,
+                    active_high=self.pins.buzzer_active_high,
+                    pin_factory=pin_factory,
+                )
             for led_name, pin in self.pins.leds:
                 self.leds[led_name] = self._claim(f"{led_name} LED", pin, LED, pin_factory=pin_factory)
         except BaseException:

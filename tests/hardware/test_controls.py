@@ -108,6 +108,16 @@ def test_beep_patterns_on_the_buzzer_pin(pin_factory: MockFactory, kind: str) ->
         assert states == [False] + [True, False] * count
 
 
+def test_a_low_level_trigger_buzzer_sounds_while_the_pin_is_low(pin_factory: MockFactory) -> None:
+    with GpioControls(ControlPins(buzzer_active_high=False), pin_factory=pin_factory) as controls:
+        assert controls.buzzer is not None
+        pin = controls.buzzer.pin
+        assert pin.state is True  # silent
+        pin.clear_states()
+        controls.beep("confirm", wait=True)
+        assert [state.state for state in pin.states] == [True, False, True]
+
+
 def test_an_unknown_beep_is_refused(pin_factory: MockFactory) -> None:
     with GpioControls(pin_factory=pin_factory) as controls, pytest.raises(ValueError, match="beep"):
         controls.beep("fanfare")  # type: ignore[arg-type]
