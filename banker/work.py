@@ -20,8 +20,9 @@ class Work:
         self.state = state
         self.edition = state.edition
         self.rules = state.rules
-        self.players = list(state.players)
-        self.props = list(state.props)
+        # Copied on the first change only: most actions touch one or two players and no deed.
+        self.players: list[PlayerState] | tuple[PlayerState, ...] = state.players
+        self.props: list[PropertyState] | tuple[PropertyState, ...] = state.props
         self.bank_houses = state.bank_houses
         self.bank_hotels = state.bank_hotels
         self.bank = state.bank
@@ -39,8 +40,8 @@ class Work:
         return GameState(
             edition=self.edition,
             rules=self.rules,
-            players=tuple(self.players),
-            props=tuple(self.props),
+            players=self.players if isinstance(self.players, tuple) else tuple(self.players),
+            props=self.props if isinstance(self.props, tuple) else tuple(self.props),
             bank_houses=self.bank_houses,
             bank_hotels=self.bank_hotels,
             bank=self.bank,
@@ -81,6 +82,8 @@ class Work:
         self.events.append(Event(kind, params, transaction))
 
     def set_player(self, seat: int, **changes: Any) -> None:
+        if isinstance(self.players, tuple):
+            self.players = list(self.players)
         p = self.players[seat]
         self.players[seat] = PlayerState(
             name=p.name,
@@ -91,6 +94,8 @@ class Work:
         )
 
     def set_prop(self, number: int, **changes: Any) -> None:
+        if isinstance(self.props, tuple):
+            self.props = list(self.props)
         ps = self.props[number]
         self.props[number] = PropertyState(
             owner=changes.get("owner", ps.owner),

@@ -12,6 +12,7 @@ from banker.actions import (
     Bankrupt,
     Bid,
     Build,
+    Bundle,
     Buy,
     DrawCard,
     EndGame,
@@ -30,6 +31,7 @@ from banker.actions import (
     SellBuilding,
     StartAuction,
     Tax,
+    Trade,
     Unmortgage,
     UseJailCard,
 )
@@ -87,6 +89,9 @@ class Game:
         self.state: GameState = self._first(start)
         self.edition = load_edition(edition)
         self.table = Table.start(self.edition, len(names), self.rng)
+        self.streets = [(g, m) for g, m in self.edition.groups.items()
+                        if self.edition.properties[m[0]].kind == "street"]
+        self._view: tuple[object, dict[str, list[int | None]], set[str], set[int]] | None = None
 
     def _first(self, action: NewGame) -> GameState:
         state, _ = apply(None, action)
@@ -331,34 +336,86 @@ class Game:
     def owns_group(self, seat: int, prop: Property) -> bool:
         return all(self.state.props[n].owner == seat for n in self.edition.groups[prop.group])
 
+    def group_view(self) -> tuple[dict[str, list[int | None]], set[str]]:
+        """Owner of each deed of each street group, and the groups with buildings (cached per deed state)."""
+        props = self.state.props
+        if self._view is None or self._view[0] is not props:
+            owners = {g: [props[n].owner for n in members] for g, members in self.streets}
+            built = {g for g, members in self.streets if any(props[n].houses or props[n].hotel for n in members)}
+            mortgaged = {n for n, ps in enumerate(props) if ps.mortgaged}
+            self._view = (props, owners, built, mortgaged)
+        return self._view[1], self._view[2]
+
     def manage(self, seat: int) -> None:
-        """Between rolls: lift mortgages on complete groups and build up to the strategy's level."""
-        if self.state.ended or self.state.players[seat].bankrupt or self.state.debts_of(seat):
+        """Between rolls: trade for a missing street, lift mortgages, build up to the strategy's level."""
+        state = self.state
+        if state.ended or state.players[seat].bankrupt or state.debts_of(seat) or state.decisions:
             return
+        self.trade_for_groups(seat)
         strategy = self.strategies[seat]
         name = self.name(seat)
-        for prop in self.state.owned(seat):
-            ps = self.state.props[prop.number]
-            cost = prop.mortgage + self.state.rules.interest(prop.mortgage)
-            if ps.mortgaged and self.state.players[seat].cash - cost >= strategy.reserve + 100:
-                self.act(Unmortgage(name, prop.id))
-        max_level = min(strategy.build_to, self.state.rules.hotel_level)
-        for _group, members in self.edition.groups.items():
-            first = self.edition.properties[members[0]]
-            if first.kind != "street" or not self.owns_group(seat, first):
+        rules = self.state.rules
+        self.group_view()
+        assert self._view is not None
+        for number in sorted(self._view[3]):
+            if self.state.props[number].owner == seat:
+                prop = self.edition.properties[number]
+                cost = prop.mortgage + rules.interest(prop.mortgage)
+                if self.state.players[seat].cash - cost >= strategy.reserve + 100:
+                    self.act(Unmortgage(name, prop.id))
+        owners, _ = self.group_view()
+        max_level = min(strategy.build_to, rules.hotel_level)
+        for group, members in self.streets:
+            if any(owner != seat for owner in owners[group]):
                 continue
             if any(self.state.props[n].mortgaged for n in members):
                 continue
             while True:
-                levels = [(self.state.level(n), n) for n in members]
-                low, number = min(levels)
+                low, number = min((self.state.level(n), n) for n in members)
                 prop = self.edition.properties[number]
                 if low >= max_level or self.state.players[seat].cash - prop.house_price < strategy.reserve:
                     break
-                hotel_next = low + 1 == self.state.rules.hotel_level
+                hotel_next = low + 1 == rules.hotel_level
                 if (self.state.bank_hotels if hotel_next else self.state.bank_houses) < 1:
                     break
                 self.act(Build(name, prop.id))
+
+    def trade_for_groups(self, seat: int) -> None:
+        """Swap deeds so both sides complete a group, or buy the one street missing from a group."""
+        state = self.state
+        owners, built = self.group_view()
+        for group, members in self.streets:
+            if group in built:
+                continue
+            holders = owners[group]
+            missing = [n for n, owner in zip(members, holders, strict=True) if owner != seat]
+            if len(missing) != 1 or holders.count(seat) == 0:
+                continue
+            number = missing[0]
+            other = state.props[number].owner
+            if other is None or other == seat or state.debts_of(other):
+                continue
+            want = self.edition.properties[number]
+            # A swap: the other player lacks one street that this player holds.
+            for other_group, other_members in self.streets:
+                if other_group in built or other_group == group:
+                    continue
+                their = owners[other_group]
+                lacking = [n for n, owner in zip(other_members, their, strict=True) if owner != other]
+                if len(lacking) == 1 and their.count(other) and state.props[lacking[0]].owner == seat:
+                    self.act(Trade(self.name(seat), self.name(other),
+                                   give=Bundle(properties=(self.edition.properties[lacking[0]].id,)),
+                                   take=Bundle(properties=(want.id,))))
+                    self.settle()
+                    return
+            factor = self.strategies[other].sell_factor
+            if factor and holders.count(other) == 1:
+                offer = int(want.price * factor)
+                if state.players[seat].cash - offer >= self.strategies[seat].reserve + 200:
+                    self.act(Trade(self.name(seat), self.name(other), give=Bundle(cash=offer),
+                                   take=Bundle(properties=(want.id,))))
+                    self.settle()
+                    return
 
 
 def play_game(seed: int, strategies: list[Strategy], *, edition: str = "us",

@@ -18,6 +18,8 @@ class Strategy:
     bid_factor: float
     """Its top bid as a share of the printed price."""
     buy_everything: bool = False
+    sell_factor: float = 0.0
+    """It sells a deed that completes someone else's group for this many times the price (0: never)."""
 
     def wants(self, state: GameState, seat: int, prop: Property) -> bool:
         cash = state.players[seat].cash
@@ -31,8 +33,9 @@ class Strategy:
         return max(0, min(limit, cash - self.reserve // 2))
 
 
-BUY_EVERYTHING = Strategy("buy_everything", reserve=0, build_to=5, bid_factor=1.0, buy_everything=True)
-THREE_HOUSES = Strategy("three_houses", reserve=150, build_to=3, bid_factor=1.1)
+BUY_EVERYTHING = Strategy("buy_everything", reserve=0, build_to=5, bid_factor=1.0, buy_everything=True,
+                          sell_factor=2.0)
+THREE_HOUSES = Strategy("three_houses", reserve=150, build_to=3, bid_factor=1.1, sell_factor=2.5)
 CAUTIOUS = Strategy("cautious", reserve=400, build_to=4, bid_factor=0.8)
 
 STRATEGIES = {s.name: s for s in (BUY_EVERYTHING, THREE_HOUSES, CAUTIOUS)}

@@ -1,0 +1,87 @@
+"""Self-play: bots finish whole games through the engine; seeded runs repeat exactly."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from banker.replay import replay_lines
+from banker.sim import play_game
+from banker.sim.cli import lineup, simulate
+from banker.sim.game import Game, InvariantViolation
+from banker.sim.strategies import BUY_EVERYTHING, CAUTIOUS, THREE_HOUSES
+
+
+def test_a_short_run_finishes_every_game_with_invariants_checked() -> None:
+    summary = simulate(12, 4, seed=5, check=True)
+    assert summary["games"] == 12
+    assert sum(summary["ended_by"].values()) == 12
+    assert summary["mean_actions"] > 50
+
+
+def test_the_same_seed_plays_the_same_game() -> None:
+    strategies = [BUY_EVERYTHING, THREE_HOUSES, CAUTIOUS]
+    first = play_game(42, strategies)
+    second = play_game(42, strategies)
+    assert (first.actions, first.turns, first.winner) == (second.actions, second.turns, second.winner)
+
+
+def test_a_logged_game_replays_to_the_same_end() -> None:
+    game = Game(9, lineup(9, 3))
+    result = game.play()
+    script = [a.to_line() for a in game.log]
+    replayed = replay_lines(script, check=True)
+    assert replayed.state.winner == result.winner
+    assert replayed.state.ended
+
+
+def test_games_end_by_the_rules() -> None:
+    for seed in range(6):
+        result = play_game(seed, lineup(seed, 4))
+        assert result.ended_by in {"last_standing", "turn_limit"}
+        if result.ended_by == "last_standing":
+            assert result.bankruptcies == 3
+            assert result.winner is not None
+
+
+def test_short_game_ends_at_the_second_bankruptcy() -> None:
+    for seed in range(4):
+        result = play_game(seed, lineup(seed, 4), rules={"short_game": True})
+        assert result.ended_by in {"short_game", "turn_limit"}
+        if result.ended_by == "short_game":
+            assert result.bankruptcies == 2
+
+
+def test_turn_limit_ends_as_a_timed_game() -> None:
+    result = play_game(3, [CAUTIOUS, CAUTIOUS], max_turns=20)
+    assert result.ended_by == "turn_limit" and result.turns == 20 and result.winner is not None
+
+
+def test_a_broken_invariant_stops_with_the_seed_and_the_script(monkeypatch: pytest.MonkeyPatch) -> None:
+    """new_game and the eleven actions up to the one after which the check failed."""
+    import banker.sim.game as sim_game
+
+    calls = {"n": 0}
+
+    def broken_after_ten(state: object) -> list[str]:
+        calls["n"] += 1
+        return ["money not conserved"] if calls["n"] > 10 else []
+
+    monkeypatch.setattr(sim_game, "invariant_errors", broken_after_ten)
+    with pytest.raises(InvariantViolation) as info:
+        play_game(17, lineup(17, 3))
+    assert info.value.seed == 17
+    lines = info.value.script().splitlines()
+    assert len(lines) == 12 and json.loads(lines[0])["action"] == "new_game"
+
+
+def test_sim_command_prints_a_summary(tmp_path: Path) -> None:
+    result = subprocess.run([sys.executable, "-m", "banker", "sim", "--games", "3", "--players", "3", "--seed", "2",
+                             "--json", "--quiet"], capture_output=True, text=True, check=True)
+    summary = json.loads(result.stdout)
+    assert summary["games"] == 3 and set(summary["win_share_by_strategy"]) <= {
+        "buy_everything", "three_houses", "cautious"}
