@@ -101,8 +101,9 @@ def open_luma_device(
 class Oled:
     """A display that draws screen views on a luma device.
 
-    ``Oled()`` opens an SH1106 at 0x3C on I²C bus 1; pass ``device=`` to use any luma device (a
-    dummy, or a driver on a fake bus), or ``chip``/``address``/``port``/``rotate`` to choose.
+    ``Oled()`` opens an SH1106 at 0x3C on I²C bus 1; ``chip``/``address``/``port``/``rotate``
+    choose another. Pass ``device=`` to use a luma device opened elsewhere (a dummy, or a driver
+    on a fake bus); ``chip``, ``port`` and ``address`` then only name it in error messages.
 
     Raises:
         DisplayError: see :func:`open_luma_device`.

@@ -13,6 +13,7 @@ import types
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Any
 
 from hardware.emulator.fake_gpio import FakeGpio
 from hardware.emulator.fake_spidev import FakeSpiBus
@@ -33,14 +34,14 @@ class EmulatedPi:
     """``mfrc522.SimpleMFRC522`` the module."""
 
     @property
-    def MFRC522(self) -> type:  # noqa: N802 - the library's own name
-        cls: type = self.mfrc522_module.MFRC522
-        return cls
+    def MFRC522(self) -> Any:  # noqa: N802 - the library's own name
+        """The library's ``MFRC522`` class (untyped, like the library)."""
+        return self.mfrc522_module.MFRC522
 
     @property
-    def SimpleMFRC522(self) -> type:  # noqa: N802 - the library's own name
-        cls: type = self.simple_module.SimpleMFRC522
-        return cls
+    def SimpleMFRC522(self) -> Any:  # noqa: N802 - the library's own name
+        """The library's ``SimpleMFRC522`` class."""
+        return self.simple_module.SimpleMFRC522
 
 
 def _is_mfrc522(name: str) -> bool:

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 import pytest
-from gpiozero.pins.mock import MockFactory
+from gpiozero.pins.mock import MockFactory  # type: ignore[import-untyped]
 
 from hardware.emulator import EmulatedPi, FakeSpiBus, Mfrc522Chip, emulated_pi
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import time
 
 import pytest
-from gpiozero import Button
-from gpiozero.pins.mock import MockFactory
+from gpiozero import Button  # type: ignore[import-untyped]
+from gpiozero.pins.mock import MockFactory  # type: ignore[import-untyped]
 
 from hardware.controls import BEEPS, ControlPins, GpioControls, SimulatedControls, make_pin_factory
 from hardware.errors import ControlsError
@@ -127,16 +127,16 @@ def test_leds_switch_by_name(pin_factory: MockFactory) -> None:
     with GpioControls(pin_factory=pin_factory) as controls:
         green = controls.leds["green"].pin
         controls.set_led("green", "on")
-        assert green.state is True
+        assert green.state
         controls.set_led("green", "off")
-        assert green.state is False
+        assert not green.state
         controls.set_led("green", "blink")  # starts on, in gpiozero's background thread
         deadline = time.monotonic() + 5
         while not green.state and time.monotonic() < deadline:
             time.sleep(0.001)
-        assert green.state is True
+        assert green.state
         controls.set_led("green", "off")
-        assert green.state is False
+        assert not green.state
         controls.set_led("blue", "on")  # no such LED on this table: ignored
         with pytest.raises(ValueError, match="LED state"):
             controls.set_led("green", "dim")  # type: ignore[arg-type]
