@@ -33,7 +33,6 @@ import importlib
 import logging
 import time
 import types
-import weakref
 from typing import Any, Protocol
 
 from hardware import iso14443
@@ -76,9 +75,6 @@ class SpiDevice(Protocol):
     def close(self) -> None: ...
 
 
-_fixed_classes: weakref.WeakKeyDictionary[type, type] = weakref.WeakKeyDictionary()
-
-
 def fixed_mfrc522_class(base: type) -> type:
     """A subclass of the library's ``MFRC522`` whose ``MFRC522_ToCard`` stops waiting on timeout.
 
@@ -87,9 +83,6 @@ def fixed_mfrc522_class(base: type) -> type:
     It also moves the FIFO in one SPI transaction each way instead of one per byte. An empty
     poll then costs 12 SPI transfers instead of 2013.
     """
-    cached = _fixed_classes.get(base)
-    if cached is not None:
-        return cached
 
     class FixedMFRC522(base):  # type: ignore[misc]
         def MFRC522_ToCard(self, command: int, sendData: list[int]) -> tuple[int, list[int], int]:  # noqa: N802, N803
@@ -121,7 +114,6 @@ def fixed_mfrc522_class(base: type) -> type:
             return (self.MI_OK, data, length_bits)
 
     FixedMFRC522.__qualname__ = FixedMFRC522.__name__ = "FixedMFRC522"
-    _fixed_classes[base] = FixedMFRC522
     return FixedMFRC522
 
 
@@ -250,6 +242,12 @@ class Mfrc522Reader:
             chip.logger = logging.getLogger("mfrc522Logger")
             chip.MFRC522_Init()
             self.version: int = chip.Read_MFRC522(_VERSION_REG)
+        except OSError as error:
+            if opened_here:
+                spi.close()
+            raise NfcReaderError(
+                self.name, self.bus_name, f"SPI transfer failed ({error})", _wiring_hint(bus, device)
+            ) from error
         except BaseException:
             if opened_here:
                 spi.close()

@@ -233,3 +233,13 @@ def test_crc_of_select_is_checked(readers: Readers) -> None:
     card.receive = corrupt_sak  # type: ignore[method-assign,assignment]
     with Mfrc522Reader() as reader:
         assert reader.poll() is None
+
+
+def test_an_spi_failure_while_opening_is_a_reader_error_and_releases_the_bus(readers: Readers) -> None:
+    def unplugged(data: list[int]) -> list[int]:
+        raise OSError(errno.EIO, "Input/output error")
+
+    readers.ce0.spi_transfer = unplugged  # type: ignore[method-assign]
+    with pytest.raises(NfcReaderError, match="SPI transfer failed.*check the wiring"):
+        Mfrc522Reader()
+    assert readers.spi.open_devices == []
