@@ -23,7 +23,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check banker hardware firmware webui tests
 
 typecheck: $(STAMP)
-	$(BIN)/mypy --strict banker
+	$(BIN)/mypy --strict banker hardware
 
 test: lint typecheck
 	$(BIN)/python -m pytest

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from banker.scores import final_scores
 from banker.state import GameState
 from banker.worth import liquidation_value, missing, net_worth
 
@@ -67,5 +68,7 @@ def state_to_json(state: GameState) -> dict[str, Any]:
         "bankrupt_order": [state.players[s].name for s in state.bankrupt_order],
         "ended": state.ended,
         "winner": state.winner,
+        "scores": [{"player": s.player, "net_worth": s.net_worth, "place": s.place, "bankrupt": s.bankrupt}
+                   for s in final_scores(state)] if state.ended else None,
         "seq": state.seq,
     }
