@@ -18,44 +18,54 @@ def invariant_errors(state: GameState) -> list[str]:
             errors.append(f"{p.name} has negative cash {p.cash}")
         if p.bankrupt and (p.cash or p.jail_cards or p.in_jail):
             errors.append(f"bankrupt {p.name} still holds cash, cards or a jail place")
-    houses = sum(ps.houses for ps in state.props)
-    hotels = sum(1 for ps in state.props if ps.hotel)
-    if houses + state.bank_houses != rules.houses:
-        errors.append(f"houses: {houses} built + {state.bank_houses} in bank != {rules.houses}")
-    if hotels + state.bank_hotels != rules.hotels:
-        errors.append(f"hotels: {hotels} built + {state.bank_hotels} in bank != {rules.hotels}")
-    if state.bank_houses < 0 or state.bank_hotels < 0:
-        errors.append("bank building stock is negative")
-    for prop, ps in zip(edition.properties, state.props, strict=True):
-        if ps.owner is not None and not 0 <= ps.owner < len(state.players):
-            errors.append(f"{prop.id}: owner seat {ps.owner} does not exist")
-        elif ps.owner is not None and state.players[ps.owner].bankrupt:
-            errors.append(f"{prop.id}: owned by bankrupt {state.players[ps.owner].name}")
-        if ps.owner is None and ps.mortgaged:
-            errors.append(f"{prop.id}: mortgaged but owned by the bank")
-        built = ps.houses or ps.hotel
-        if not built:
+    houses = hotels = 0
+    props = state.props
+    players = state.players
+    hotel_level = rules.hotel_level
+    built_groups: set[str] = set()
+    for prop, ps in zip(edition.properties, props, strict=True):
+        owner = ps.owner
+        if owner is None:
+            if ps.mortgaged:
+                errors.append(f"{prop.id}: mortgaged but owned by the bank")
+        elif not 0 <= owner < len(players):
+            errors.append(f"{prop.id}: owner seat {owner} does not exist")
+        elif players[owner].bankrupt:
+            errors.append(f"{prop.id}: owned by bankrupt {players[owner].name}")
+        if not (ps.houses or ps.hotel):
             continue
+        houses += ps.houses
+        hotels += ps.hotel
         if prop.kind != "street":
             errors.append(f"{prop.id}: buildings on a {prop.kind}")
         if ps.hotel and ps.houses:
             errors.append(f"{prop.id}: hotel and houses at once")
         if ps.houses > rules.max_houses:
             errors.append(f"{prop.id}: {ps.houses} houses")
-        members = edition.groups[prop.group]
-        if any(state.props[n].owner != ps.owner for n in members):
-            errors.append(f"{prop.id}: built on an incomplete group")
-        if any(state.props[n].mortgaged for n in members):
-            errors.append(f"{prop.id}: built on a group with a mortgage")
-    for group, members in edition.groups.items():
-        levels = [state.level(n) for n in members]
+        built_groups.add(prop.group)
+    for group in built_groups:
+        members = edition.groups[group]
+        owner = props[members[0]].owner
+        if any(props[n].owner != owner for n in members):
+            errors.append(f"{group}: built on an incomplete group")
+        if any(props[n].mortgaged for n in members):
+            errors.append(f"{group}: built on a group with a mortgage")
+        levels = [hotel_level if props[n].hotel else props[n].houses for n in members]
         if max(levels) - min(levels) > 1:
             errors.append(f"{group}: uneven buildings {levels}")
-    for deck in ("chance", "community_chest"):
-        held = sum(p.jail_cards.count(deck) for p in state.players)
-        available = sum(1 for c in edition.decks[deck] if c.kind == "jail_free")
-        if held > available:
-            errors.append(f"{held} jail cards of {deck} held, the deck has {available}")
+    if houses + state.bank_houses != rules.houses:
+        errors.append(f"houses: {houses} built + {state.bank_houses} in bank != {rules.houses}")
+    if hotels + state.bank_hotels != rules.hotels:
+        errors.append(f"hotels: {hotels} built + {state.bank_hotels} in bank != {rules.hotels}")
+    if state.bank_houses < 0 or state.bank_hotels < 0:
+        errors.append("bank building stock is negative")
+    held_cards = [deck for p in players for deck in p.jail_cards]
+    if held_cards:
+        for deck in ("chance", "community_chest"):
+            held = held_cards.count(deck)
+            available = sum(1 for c in edition.decks[deck] if c.kind == "jail_free")
+            if held > available:
+                errors.append(f"{held} jail cards of {deck} held, the deck has {available}")
     for d in state.debts:
         if d.amount <= 0:
             errors.append(f"debt of {d.amount}")
