@@ -42,6 +42,7 @@ def new_game(a: NewGame) -> tuple[GameState, tuple[Event, ...]]:
         bank_houses=rules.houses,
         bank_hotels=rules.hotels,
         bank=0,
+        seats={name: seat for seat, name in enumerate(names)},
     )
     w = Work(start)
     txn = w.split(BANK, [(name, rules.starting_cash) for name in names], "starting_cash")

@@ -109,12 +109,14 @@ class GameState:
     seq: int = 0
     """Number of actions applied since ``new_game`` (undo counts too)."""
     history: History | None = field(default=None, compare=False, repr=False)
+    seats: dict[str, int] = field(default_factory=dict, compare=False, repr=False)
+    """Seat of each player's name (names never change during a game)."""
 
     def seat(self, name: str) -> int:
         """The seat of the player called ``name``; :class:`UnknownName` if nobody is."""
-        for seat, player in enumerate(self.players):
-            if player.name == name:
-                return seat
+        seat = self.seats.get(name)
+        if seat is not None:
+            return seat
         raise UnknownName("unknown_player", player=name, players=", ".join(p.name for p in self.players))
 
     def deed(self, property_id: str) -> Property:

@@ -55,6 +55,7 @@ class Work:
             ended=self.ended,
             seq=self.state.seq + 1,
             history=history,
+            seats=self.state.seats,
         )
 
     # --- reading -------------------------------------------------------------------------------
@@ -65,10 +66,7 @@ class Work:
         return self.players[seat].name
 
     def seat_of(self, account: str) -> int | None:
-        for seat, player in enumerate(self.players):
-            if player.name == account:
-                return seat
-        return None
+        return self.state.seats.get(account)
 
     def level(self, number: int) -> int:
         ps = self.props[number]

@@ -42,7 +42,7 @@ from banker.invariants import invariant_errors
 from banker.ledger import Event
 from banker.sim.movement import Table
 from banker.sim.strategies import Strategy
-from banker.state import GameState
+from banker.state import GameState, PropertyState
 from banker.worth import liquidation_value, total_worth
 
 JAIL = 10
@@ -91,7 +91,7 @@ class Game:
         self.table = Table.start(self.edition, len(names), self.rng)
         self.streets = [(g, m) for g, m in self.edition.groups.items()
                         if self.edition.properties[m[0]].kind == "street"]
-        self._view: tuple[object, dict[str, list[int | None]], set[str], set[int]] | None = None
+        self._view: BoardView | None = None
 
     def _first(self, action: NewGame) -> GameState:
         state, _ = apply(None, action)
@@ -336,15 +336,12 @@ class Game:
     def owns_group(self, seat: int, prop: Property) -> bool:
         return all(self.state.props[n].owner == seat for n in self.edition.groups[prop.group])
 
-    def group_view(self) -> tuple[dict[str, list[int | None]], set[str]]:
-        """Owner of each deed of each street group, and the groups with buildings (cached per deed state)."""
+    def view(self) -> BoardView:
+        """Who holds what, worked out again only when a deed changed (the deeds tuple is then new)."""
         props = self.state.props
-        if self._view is None or self._view[0] is not props:
-            owners = {g: [props[n].owner for n in members] for g, members in self.streets}
-            built = {g for g, members in self.streets if any(props[n].houses or props[n].hotel for n in members)}
-            mortgaged = {n for n, ps in enumerate(props) if ps.mortgaged}
-            self._view = (props, owners, built, mortgaged)
-        return self._view[1], self._view[2]
+        if self._view is None or self._view.props is not props:
+            self._view = BoardView.of(self, props)
+        return self._view
 
     def manage(self, seat: int) -> None:
         """Between rolls: trade for a missing street, lift mortgages, build up to the strategy's level."""
@@ -355,21 +352,13 @@ class Game:
         strategy = self.strategies[seat]
         name = self.name(seat)
         rules = self.state.rules
-        self.group_view()
-        assert self._view is not None
-        for number in sorted(self._view[3]):
-            if self.state.props[number].owner == seat:
-                prop = self.edition.properties[number]
-                cost = prop.mortgage + rules.interest(prop.mortgage)
-                if self.state.players[seat].cash - cost >= strategy.reserve + 100:
-                    self.act(Unmortgage(name, prop.id))
-        owners, _ = self.group_view()
+        for number in self.view().mortgaged.get(seat, ()):
+            prop = self.edition.properties[number]
+            cost = prop.mortgage + rules.interest(prop.mortgage)
+            if self.state.players[seat].cash - cost >= strategy.reserve + 100:
+                self.act(Unmortgage(name, prop.id))
         max_level = min(strategy.build_to, rules.hotel_level)
-        for group, members in self.streets:
-            if any(owner != seat for owner in owners[group]):
-                continue
-            if any(self.state.props[n].mortgaged for n in members):
-                continue
+        for members in self.view().complete.get(seat, ()):
             while True:
                 low, number = min((self.state.level(n), n) for n in members)
                 prop = self.edition.properties[number]
@@ -383,39 +372,69 @@ class Game:
     def trade_for_groups(self, seat: int) -> None:
         """Swap deeds so both sides complete a group, or buy the one street missing from a group."""
         state = self.state
-        owners, built = self.group_view()
-        for group, members in self.streets:
-            if group in built:
+        for want, other, swap in self.view().wants.get(seat, ()):
+            if state.debts_of(other) or any(d.player == other for d in state.decisions):
                 continue
-            holders = owners[group]
-            missing = [n for n, owner in zip(members, holders, strict=True) if owner != seat]
-            if len(missing) != 1 or holders.count(seat) == 0:
-                continue
-            number = missing[0]
-            other = state.props[number].owner
-            if other is None or other == seat or state.debts_of(other):
-                continue
-            want = self.edition.properties[number]
-            # A swap: the other player lacks one street that this player holds.
-            for other_group, other_members in self.streets:
-                if other_group in built or other_group == group:
-                    continue
-                their = owners[other_group]
-                lacking = [n for n, owner in zip(other_members, their, strict=True) if owner != other]
-                if len(lacking) == 1 and their.count(other) and state.props[lacking[0]].owner == seat:
-                    self.act(Trade(self.name(seat), self.name(other),
-                                   give=Bundle(properties=(self.edition.properties[lacking[0]].id,)),
-                                   take=Bundle(properties=(want.id,))))
-                    self.settle()
-                    return
+            if swap is not None:
+                self.act(Trade(self.name(seat), self.name(other),
+                               give=Bundle(properties=(self.edition.properties[swap].id,)),
+                               take=Bundle(properties=(self.edition.properties[want].id,))))
+                self.settle()
+                return
             factor = self.strategies[other].sell_factor
-            if factor and holders.count(other) == 1:
-                offer = int(want.price * factor)
-                if state.players[seat].cash - offer >= self.strategies[seat].reserve + 200:
-                    self.act(Trade(self.name(seat), self.name(other), give=Bundle(cash=offer),
-                                   take=Bundle(properties=(want.id,))))
-                    self.settle()
-                    return
+            offer = int(self.edition.properties[want].price * factor)
+            if factor and state.players[seat].cash - offer >= self.strategies[seat].reserve + 200:
+                self.act(Trade(self.name(seat), self.name(other), give=Bundle(cash=offer),
+                               take=Bundle(properties=(self.edition.properties[want].id,))))
+                self.settle()
+                return
+
+
+@dataclass
+class BoardView:
+    """What the bots need to know about the deeds, per seat."""
+
+    props: object
+    mortgaged: dict[int, list[int]]
+    """Mortgaged deeds of each seat, in board order."""
+    complete: dict[int, list[tuple[int, ...]]]
+    """Street groups a seat owns whole, with nothing mortgaged."""
+    wants: dict[int, list[tuple[int, int, int | None]]]
+    """Streets that would complete a group: (deed, its owner, a deed to swap for it or None)."""
+
+    @classmethod
+    def of(cls, game: Game, props: tuple[PropertyState, ...]) -> BoardView:
+        mortgaged: dict[int, list[int]] = {}
+        for number, ps in enumerate(props):
+            if ps.mortgaged and ps.owner is not None:
+                mortgaged.setdefault(ps.owner, []).append(number)
+        complete: dict[int, list[tuple[int, ...]]] = {}
+        lacking: dict[int, list[tuple[int, int]]] = {}  # seat -> (group deed it lacks, holder)
+        for _group, members in game.streets:
+            holders = [props[n].owner for n in members]
+            if any(props[n].houses or props[n].hotel for n in members):
+                if holders[0] is not None and not any(props[n].mortgaged for n in members):
+                    complete.setdefault(holders[0], []).append(members)
+                continue
+            for seat in set(holders):
+                if seat is None:
+                    continue
+                missing = [n for n, owner in zip(members, holders, strict=True) if owner != seat]
+                if not missing:
+                    if not any(props[n].mortgaged for n in members):
+                        complete.setdefault(seat, []).append(members)
+                elif len(missing) == 1 and props[missing[0]].owner is not None:
+                    lacking.setdefault(seat, []).append((missing[0], props[missing[0]].owner or 0))
+        wants: dict[int, list[tuple[int, int, int | None]]] = {}
+        for seat, needs in lacking.items():
+            for number, other in needs:
+                swap = next((n for n, holder in lacking.get(other, ()) if holder == seat
+                             and game.edition.properties[n].group != game.edition.properties[number].group), None)
+                sole = sum(1 for n in game.edition.groups[game.edition.properties[number].group]
+                           if props[n].owner == other) == 1
+                if swap is not None or sole:
+                    wants.setdefault(seat, []).append((number, other, swap))
+        return cls(props, mortgaged, complete, wants)
 
 
 def play_game(seed: int, strategies: list[Strategy], *, edition: str = "us",
