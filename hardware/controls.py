@@ -37,6 +37,16 @@ BEEPS: dict[str, tuple[float, float, int]] = {
 LED_STATES = ("on", "off", "blink")
 
 
+def next_event(events: queue.Queue[ControlEvent], timeout: float | None) -> ControlEvent | None:
+    """The next button event: at once with ``timeout=0``, else waiting up to ``timeout`` (None: forever)."""
+    try:
+        if timeout == 0:
+            return events.get_nowait()
+        return events.get(timeout=timeout)
+    except queue.Empty:
+        return None
+
+
 @dataclass(frozen=True)
 class ControlPins:
     """Which BCM GPIO each control is wired to. The defaults match hardware/README.md.
@@ -277,12 +287,7 @@ class GpioControls:
     # Controls protocol -------------------------------------------------------------------------
 
     def get_event(self, timeout: float | None = 0.0) -> ControlEvent | None:
-        try:
-            if timeout == 0:
-                return self.events.get_nowait()
-            return self.events.get(timeout=timeout)
-        except queue.Empty:
-            return None
+        return next_event(self.events, timeout)
 
     def beep(self, kind: BeepKind = "confirm", *, wait: bool = False) -> None:
         """Sound a pattern (``confirm``, ``attention``, ``error``); ``wait=True`` blocks until done.
@@ -356,12 +361,7 @@ class SimulatedControls:
             self.events.put(ControlEvent("up" if steps > 0 else "down"))
 
     def get_event(self, timeout: float | None = 0.0) -> ControlEvent | None:
-        try:
-            if timeout == 0:
-                return self.events.get_nowait()
-            return self.events.get(timeout=timeout)
-        except queue.Empty:
-            return None
+        return next_event(self.events, timeout)
 
     def beep(self, kind: BeepKind = "confirm") -> None:
         if kind not in BEEPS:

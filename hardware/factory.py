@@ -240,6 +240,20 @@ def _open_simulated(config: TableConfig, stack: contextlib.ExitStack) -> Table:
 
 
 def _open_pi(config: TableConfig, stack: contextlib.ExitStack) -> Table:
+    readers = _open_readers(config, stack)
+    hub = _hub(config, readers, stack)
+    display = _open_oled(config)
+    stack.callback(display.close)
+    factory = make_pin_factory(config.pin_factory)
+    if factory is not None:
+        stack.callback(factory.close)
+    controls = GpioControls(config.controls, pin_factory=factory, hold_time=config.hold_time_s)
+    stack.callback(controls.close)
+    return Table("pi", readers, hub, display, controls)
+
+
+def _open_readers(config: TableConfig, stack: contextlib.ExitStack) -> list[TagReader]:
+    """One MFRC522 driver per configured reader, each closed with the table."""
     readers: list[TagReader] = []
     for index, reader_config in enumerate(config.readers):
         reader = Mfrc522Reader(
@@ -250,15 +264,7 @@ def _open_pi(config: TableConfig, stack: contextlib.ExitStack) -> Table:
         )
         stack.callback(reader.close)
         readers.append(reader)
-    hub = _hub(config, readers, stack)
-    display = _open_oled(config)
-    stack.callback(display.close)
-    factory = make_pin_factory(config.pin_factory)
-    if factory is not None:
-        stack.callback(factory.close)
-    controls = GpioControls(config.controls, pin_factory=factory, hold_time=config.hold_time_s)
-    stack.callback(controls.close)
-    return Table("pi", readers, hub, display, controls)
+    return readers
 
 
 def _open_oled(config: TableConfig, bus: Any | None = None) -> Oled:
@@ -288,16 +294,7 @@ def _open_emulated(config: TableConfig, stack: contextlib.ExitStack) -> Table:
         spi.attach(reader_config.bus, reader_config.device, chip)
         chips.append(chip)
     stack.enter_context(emulated_pi(spi))
-    readers: list[TagReader] = []
-    for index, reader_config in enumerate(config.readers):
-        reader = Mfrc522Reader(
-            bus=reader_config.bus,
-            device=reader_config.device,
-            rst_pin=reader_config.rst_pin,
-            name=f"NFC reader {index} (MFRC522)",
-        )
-        stack.callback(reader.close)
-        readers.append(reader)
+    readers = _open_readers(config, stack)
     hub = _hub(config, readers, stack)
     settings = config.display
     panel = OledPanel(settings.chip, column_offset=settings.page_address_offset if settings.chip == "sh1106" else 0)
