@@ -1,0 +1,48 @@
+"""The other ``banker`` commands: demo (``make run``), saved games, export, bench."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from banker.bench import bench_engine, bench_journal, game_actions
+from banker.cli import main
+
+
+def test_demo_plays_through_the_journal_and_resumes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "demo.sqlite3"
+    assert main(["demo", "--db", str(db)]) == 0
+    out = capsys.readouterr().out
+    assert "Ann wins the auction: New York Avenue for $210." in out
+    assert "Undone: mortgage." in out
+    assert "the game resumes at action 17" in out
+    assert main(["games", "--db", str(db)]) == 0
+    listing = capsys.readouterr().out
+    assert "us" in listing and "18 actions" in listing and "Ann, Bob, Cat" in listing
+    assert main(["export", "1", "--db", str(db)]) == 0
+    script = capsys.readouterr().out.splitlines()
+    assert len(script) == 18 and json.loads(script[0])["action"] == "new_game"
+    assert main(["export", "9", "--db", str(db)]) == 1
+    assert "There is no saved game 9" in capsys.readouterr().err
+
+
+def test_demo_in_russian(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["demo", "--db", str(tmp_path / "d.sqlite3"), "--lang", "ru"]) == 0
+    assert "аукцион" in capsys.readouterr().out.lower()
+
+
+def test_bench_parts_report_their_figures() -> None:
+    actions = game_actions(300)
+    assert len(actions) == 300
+    assert bench_engine(actions)["engine_actions_per_second"] > 0
+    figures = bench_journal(actions, 50)
+    assert figures["journal_synchronous"] == "FULL"
+    assert figures["resume_actions"] == 300
+    assert 0 < figures["commit_median_ms"] <= figures["commit_p99_ms"]
+
+
+def test_no_command_prints_help(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([]) == 2
+    assert "replay" in capsys.readouterr().out
