@@ -112,7 +112,8 @@ def run(args: argparse.Namespace) -> int:
                 extra = __import__(module, fromlist=["run_bench"]).run_bench()
             except ImportError:
                 continue
-            figures.update({f"{module.split('.')[-2]}_{k}": v for k, v in extra.items()})
+            figures.update({f"{module.split('.')[-2]}_{k}": round(v, 3) if isinstance(v, float) else v
+                            for k, v in extra.items()})
     if args.json:
         print(json.dumps(figures))
     else:
