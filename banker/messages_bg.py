@@ -39,7 +39,7 @@ BG: dict[str, str] = {
     "card_needs_square": (
         "Посочете къде е изтеглена картата (square) или дали е преминато полето GO (passed_go): {card}"
     ),
-    "card_wrong_square": "{square} не е поле „{deck}“.",
+    "card_wrong_square": "{square} не е поле „Шанс“ или „Обществен сандък“: посочете полето, където е изтеглена картата.",
     "deal_count": "{player} трябва да получи точно {count} имота при раздаването.",
     "deal_duplicate": "{property} се среща два пъти в раздаването.",
     "deal_players": "В раздаването трябва да са всички играчи: {players}.",

@@ -43,7 +43,7 @@ RU: dict[str, str] = {
     "card_needs_square": (
         "Укажите, где взята карточка (square), или пройдено ли поле «Вперёд» (passed_go): {card}"
     ),
-    "card_wrong_square": "{square} — не поле «{deck}».",
+    "card_wrong_square": "{square} — не поле «Шанс» или «Общественная казна»: укажите поле, где взята карточка.",
     "deal_count": "{player}: при раздаче карточек собственности должно быть ровно {count}.",
     "deal_duplicate": "{property} встречается в раздаче дважды.",
     "deal_players": "В раздаче должны быть все игроки: {players}.",

@@ -155,8 +155,9 @@ def draw_card(w: Work, a: DrawCard) -> None:
     origin: Square | None = None
     if a.square is not None:
         origin = resolve_square(w, a.square)
-        if origin.kind != a.deck:
-            raise IllegalAction("card_wrong_square", square=origin.name, deck=w.edition.deck_names[a.deck])
+        # A Chance card can be drawn on a Community Chest square ("pay a fine or take a Chance").
+        if origin.kind not in ("chance", "community_chest"):
+            raise IllegalAction("card_wrong_square", square=origin.name)
     name = a.player
     if card.kind in ("advance", "nearest", "back") and w.players[who].in_jail:
         raise IllegalAction("card_in_jail", player=name)

@@ -85,3 +85,15 @@ def test_sim_command_prints_a_summary(tmp_path: Path) -> None:
     summary = json.loads(result.stdout)
     assert summary["games"] == 3 and set(summary["win_share_by_strategy"]) <= {
         "buy_everything", "three_houses", "cautious"}
+
+
+@pytest.mark.parametrize(("edition", "players", "rules"), [
+    ("uk", 6, {}),
+    ("ru", 2, {"free_parking_pot": True, "income_tax_percent": 10, "double_salary_on_go": True}),
+    ("us", 4, {"bankruptcy_auctions": False, "decliner_may_bid": False, "houses": 12, "hotels": 4}),
+    ("us", 3, {"jail_fine": 500, "jail_double_fine": 100, "starting_cash": 1000, "timed_game": True}),
+    ("us", 8, {"short_game": True}),
+])
+def test_bots_finish_games_of_every_edition_and_house_rule(edition: str, players: int, rules: dict[str, object]) -> None:
+    summary = simulate(3, players, seed=8, edition=edition, rules=rules, check=True)
+    assert sum(summary["ended_by"].values()) == 3

@@ -143,3 +143,10 @@ def test_no_moving_card_for_a_player_in_jail(table: Table) -> None:
 def test_advance_to_boardwalk_never_passes_go_so_needs_no_square(table: Table) -> None:
     table.do("card", player="Ann", deck="chance", card="advance_boardwalk")
     assert table.cash("Ann") == 1500
+
+
+def test_a_chance_card_taken_instead_of_a_fine_is_drawn_on_the_community_chest_square() -> None:
+    t = Table(edition="uk")
+    t.do("card", player="Ann", deck="community_chest", card="fine_or_chance", choice="draw", square="community_chest_1")
+    t.do("card", player="Ann", deck="chance", card="back_3", square="community_chest_1")
+    assert [e.params["square"] for e in t.events if e.kind == "moved"] == ["mayfair"]
