@@ -94,6 +94,7 @@ def test_sim_command_prints_a_summary(tmp_path: Path) -> None:
     ("us", 3, {"jail_fine": 500, "jail_double_fine": 100, "starting_cash": 1000, "timed_game": True}),
     ("us", 8, {"short_game": True}),
 ])
-def test_bots_finish_games_of_every_edition_and_house_rule(edition: str, players: int, rules: dict[str, object]) -> None:
+def test_bots_finish_games_of_every_edition_and_house_rule(
+        edition: str, players: int, rules: dict[str, object]) -> None:
     summary = simulate(3, players, seed=8, edition=edition, rules=rules, check=True)
     assert sum(summary["ended_by"].values()) == 3
