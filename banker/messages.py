@@ -41,6 +41,7 @@ EN: dict[str, str] = {
 "build_needs_group": "{player} cannot build on {property}: the whole group is needed and {missing} belongs to {owner}.",
 "card_in_jail": "{player} is in jail and cannot move on a card; leave jail first.",
 "card_needs_square": "Say where the card was drawn (square) or whether GO was passed (passed_go): {card}",
+"card_no_choice": "This card offers no choice: leave out choice. ({card})",
 "card_wrong_square": "{square} is not a Chance or Community Chest square: give the square where the card was drawn.",
 "deal_count": "{player} must be dealt exactly {count} deeds.",
 "deal_duplicate": "{property} is dealt twice.",

@@ -35,6 +35,7 @@ BG: dict[str, str] = {
     "build_needs_group": (
         "{player} не може да строи на {property}: нужна е цялата група, а {missing} е на {owner}."
     ),
+    "card_no_choice": "Тази карта не предлага избор: махнете choice. ({card})",
     "card_in_jail": "{player} е в затвора и не може да се движи по карта; първо излезте от затвора.",
     "card_needs_square": (
         "Посочете къде е изтеглена картата (square) или дали е преминато полето GO (passed_go): {card}"

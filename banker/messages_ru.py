@@ -39,6 +39,7 @@ RU: dict[str, str] = {
     "build_needs_group": (
         "{player} не может строить ({property}): нужна вся группа, а {missing} у другого владельца — {owner}."
     ),
+    "card_no_choice": "У этой карточки нет выбора: уберите choice. ({card})",
     "card_in_jail": "{player} в тюрьме и не может ходить по карточке; сначала выйдите из тюрьмы.",
     "card_needs_square": (
         "Укажите, где взята карточка (square), или пройдено ли поле «Вперёд» (passed_go): {card}"

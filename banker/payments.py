@@ -165,6 +165,8 @@ def draw_card(w: Work, a: DrawCard) -> None:
     w.event("card", None, player=name, text=card.text, **params)
     fees = w.fee_account()
     kind = card.kind
+    if a.choice is not None and kind != "pay_or_draw":
+        raise BadInput("card_no_choice", card=card.text)
     if kind == "collect":
         txn = w.transfer(BANK, name, card.amount, "card")
         w.event("collected", txn, player=name, amount=card.amount, reason="card")

@@ -150,3 +150,7 @@ def test_a_chance_card_taken_instead_of_a_fine_is_drawn_on_the_community_chest_s
     t.do("card", player="Ann", deck="community_chest", card="fine_or_chance", choice="draw", square="community_chest_1")
     t.do("card", player="Ann", deck="chance", card="back_3", square="community_chest_1")
     assert [e.params["square"] for e in t.events if e.kind == "moved"] == ["mayfair"]
+
+
+def test_a_choice_on_a_card_without_one_is_refused(table: Table) -> None:
+    table.fails("card_no_choice", "card", player="Ann", deck="chance", card="dividend", choice="pay")
