@@ -409,29 +409,30 @@ class BoardView:
             if ps.mortgaged and ps.owner is not None:
                 mortgaged.setdefault(ps.owner, []).append(number)
         complete: dict[int, list[tuple[int, ...]]] = {}
-        lacking: dict[int, list[tuple[int, int]]] = {}  # seat -> (group deed it lacks, holder)
-        for _group, members in game.streets:
-            holders = [props[n].owner for n in members]
-            if any(props[n].houses or props[n].hotel for n in members):
-                if holders[0] is not None and not any(props[n].mortgaged for n in members):
-                    complete.setdefault(holders[0], []).append(members)
+        lacking: dict[int, list[tuple[int, int, int]]] = {}  # seat -> (deed it lacks, holder, group index)
+        for index, (_group, members) in enumerate(game.streets):
+            states = [props[n] for n in members]
+            holders = [ps.owner for ps in states]
+            first = holders[0]
+            if first is not None and holders.count(first) == len(holders):
+                if not any(ps.mortgaged for ps in states):
+                    complete.setdefault(first, []).append(members)
+                continue
+            if any(ps.houses or ps.hotel for ps in states):
                 continue
             for seat in set(holders):
-                if seat is None:
-                    continue
-                missing = [n for n, owner in zip(members, holders, strict=True) if owner != seat]
-                if not missing:
-                    if not any(props[n].mortgaged for n in members):
-                        complete.setdefault(seat, []).append(members)
-                elif len(missing) == 1 and props[missing[0]].owner is not None:
-                    lacking.setdefault(seat, []).append((missing[0], props[missing[0]].owner or 0))
+                if seat is not None and holders.count(seat) == len(holders) - 1:
+                    number = members[next(i for i, owner in enumerate(holders) if owner != seat)]
+                    holder = props[number].owner
+                    if holder is not None:
+                        lacking.setdefault(seat, []).append((number, holder, index))
         wants: dict[int, list[tuple[int, int, int | None]]] = {}
         for seat, needs in lacking.items():
-            for number, other in needs:
-                swap = next((n for n, holder in lacking.get(other, ()) if holder == seat
-                             and game.edition.properties[n].group != game.edition.properties[number].group), None)
-                sole = sum(1 for n in game.edition.groups[game.edition.properties[number].group]
-                           if props[n].owner == other) == 1
+            for number, other, index in needs:
+                swap = next((n for n, holder, other_index in lacking.get(other, ())
+                             if holder == seat and other_index != index), None)
+                members = game.streets[index][1]
+                sole = sum(1 for n in members if props[n].owner == other) == 1
                 if swap is not None or sole:
                     wants.setdefault(seat, []).append((number, other, swap))
         return cls(props, mortgaged, complete, wants)
