@@ -155,6 +155,12 @@ EN: dict[str, str] = {
 "advisor_bad_option": "The advisor cannot use {option}: {problem}.",
 "advisor_bad_chain": "The board's movement cannot be solved: {problem}.",
 "advisor_unknown_player": "There is no player {player!r}; the players are: {players}.",
+"summary_player": "{player}: {cash}, net worth {worth}",
+"summary_in_jail": " [in jail]",
+"summary_bankrupt": "{player}: bankrupt",
+"summary_bank": "bank: {houses} houses, {hotels} hotels; pot {pot}",
+"summary_debt": "debt: {player} owes {to} {amount}",
+"summary_auction": "auction: {property}, high bid {amount}",
 }
 
 EN_LABELS: dict[str, str] = {

@@ -200,6 +200,12 @@ BG: dict[str, str] = {
     "advisor_bad_option": "Съветникът не може да използва {option}: {problem}.",
     "advisor_bad_chain": "Движението по дъската не може да се изчисли: {problem}.",
     "advisor_unknown_player": "Няма играч {player!r}; играчите са: {players}.",
+    "summary_player": "{player}: {cash}, състояние {worth}",
+    "summary_in_jail": " [в затвора]",
+    "summary_bankrupt": "{player}: фалирал",
+    "summary_bank": "банка: къщи {houses}, хотели {hotels}; каса {pot}",
+    "summary_debt": "дълг: {player} дължи {amount} — на: {to}",
+    "summary_auction": "търг: {property}, най-висока оферта {amount}",
 }
 
 BG_LABELS: dict[str, str] = {

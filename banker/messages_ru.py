@@ -203,6 +203,12 @@ RU: dict[str, str] = {
     "advisor_bad_option": "Советник не может использовать {option}: {problem}.",
     "advisor_bad_chain": "Движение по полю не удаётся рассчитать: {problem}.",
     "advisor_unknown_player": "Нет игрока {player!r}; игроки: {players}.",
+    "summary_player": "{player}: {cash}, капитал {worth}",
+    "summary_in_jail": " [в тюрьме]",
+    "summary_bankrupt": "{player}: банкрот",
+    "summary_bank": "банк: домов {houses}, отелей {hotels}; копилка {pot}",
+    "summary_debt": "долг: {player} должен {amount} — получатель: {to}",
+    "summary_auction": "аукцион: {property}, высшая ставка {amount}",
 }
 
 RU_LABELS: dict[str, str] = {

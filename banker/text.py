@@ -47,10 +47,11 @@ def summary_lines(state: GameState, language: str = "en") -> list[str]:
     from banker.worth import net_worth
 
     edition = state.edition
+    money = edition.format_money
     lines: list[str] = []
     for seat, player in enumerate(state.players):
         if player.bankrupt:
-            lines.append(f"{player.name}: bankrupt")
+            lines.append(render("summary_bankrupt", {"player": player.name}, language))
             continue
         deeds = []
         for prop, ps in zip(edition.properties, state.props, strict=True):
@@ -58,17 +59,19 @@ def summary_lines(state: GameState, language: str = "en") -> list[str]:
                 mark = " (M)" if ps.mortgaged else ""
                 build = " H" if ps.hotel else (f" {ps.houses}h" if ps.houses else "")
                 deeds.append(f"{prop.name}{build}{mark}")
-        jail = " [in jail]" if player.in_jail else ""
-        lines.append(f"{player.name}{jail}: {edition.format_money(player.cash)}, "
-                     f"net worth {edition.format_money(net_worth(state, seat))}"
-                     + (f"; {', '.join(deeds)}" if deeds else ""))
-    lines.append(f"bank: {state.bank_houses} houses, {state.bank_hotels} hotels; pot {edition.format_money(state.pot)}")
+        jail = render("summary_in_jail", {}, language) if player.in_jail else ""
+        line = render("summary_player", {"player": player.name + jail, "cash": money(player.cash),
+                                         "worth": money(net_worth(state, seat))}, language)
+        lines.append(line + (f"; {', '.join(deeds)}" if deeds else ""))
+    lines.append(render("summary_bank", {"houses": state.bank_houses, "hotels": state.bank_hotels,
+                                         "pot": money(state.pot)}, language))
     for debt in state.debts:
-        lines.append(f"debt: {state.players[debt.debtor].name} owes {label(debt.creditor, language)} "
-                     f"{edition.format_money(debt.amount)}")
+        lines.append(render("summary_debt", {"player": state.players[debt.debtor].name,
+                                             "to": label(debt.creditor, language), "amount": money(debt.amount)},
+                            language))
     if state.auction is not None and state.auction.property is not None:
-        lines.append(f"auction: {edition.properties[state.auction.property].name}, "
-                     f"high bid {edition.format_money(state.auction.high_bid)}")
+        lines.append(render("summary_auction", {"property": edition.properties[state.auction.property].name,
+                                                "amount": money(state.auction.high_bid)}, language))
     if state.ended:
-        lines.append(f"game over: {state.winner} wins")
+        lines.append(render("event_game_over", {"winner": state.winner}, language))
     return lines
