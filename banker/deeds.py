@@ -238,7 +238,7 @@ def unmortgage(w: Work, a: Unmortgage) -> None:
     checks.owner_is(w, who, prop)
     if not w.props[prop.number].mortgaged:
         raise IllegalAction("not_mortgaged", property=prop.name)
-    cost = prop.mortgage + w.rules.interest(prop.mortgage)
+    cost = w.rules.lift_cost(prop.mortgage)
     checks.cash_covers(w, who, cost, prop.name)
     txn = w.transfer(a.player, BANK, cost, "unmortgage")
     w.set_prop(prop.number, mortgaged=False)

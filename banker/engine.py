@@ -48,7 +48,6 @@ from banker.errors import BadInput, BankerError, IllegalAction
 from banker.ledger import Event
 from banker.state import GameState, History
 from banker.work import Work
-from banker.worth import liquidation_value
 
 Handler = Callable[[Work, Any], None]
 
@@ -189,8 +188,3 @@ def legal_actions(state: GameState) -> list[Action]:
     candidates.append(EndTurn())
     return [a for a in candidates if is_legal(state, a)]
 
-
-def can_go_bankrupt(state: GameState, seat: int) -> bool:
-    """Whether the player's debts exceed everything they could raise (§8.3)."""
-    total = state.debt_total(seat)
-    return total > 0 and liquidation_value(state, seat) < total

@@ -59,8 +59,7 @@ def state_to_json(state: GameState) -> dict[str, Any]:
         "decisions": [
             {"player": state.players[d.player].name, "property": edition.properties[d.property].id,
              "keep_fee": state.rules.interest(edition.properties[d.property].mortgage),
-             "unmortgage_cost": edition.properties[d.property].mortgage
-             + state.rules.interest(edition.properties[d.property].mortgage)}
+             "unmortgage_cost": state.rules.lift_cost(edition.properties[d.property].mortgage)}
             for d in state.decisions
         ],
         "auction": auction,

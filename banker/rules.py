@@ -81,6 +81,10 @@ class Rules:
     def interest(self, mortgage_value: int) -> int:
         return self.percent(mortgage_value, self.mortgage_interest_percent)
 
+    def lift_cost(self, mortgage_value: int) -> int:
+        """§7.2: what lifting a mortgage costs, the value plus the interest."""
+        return mortgage_value + self.interest(mortgage_value)
+
     def to_json(self) -> dict[str, Any]:
         return {f.name: getattr(self, f.name) for f in fields(self)}
 

@@ -85,12 +85,17 @@ def _deal(w: Work, a: NewGame) -> None:
             w.event("dealt", txn, player=name, property=prop.id, amount=prop.price)
 
 
-def pay_debt(w: Work, a: PayDebt) -> None:
-    who = checks.seat(w, a.player)
+def _debts(w: Work, who: int, none_key: str) -> tuple[list[Debt], int]:
+    """The player's debts and their total; ``none_key`` is the error when there are none."""
     debts = [d for d in w.debts if d.debtor == who]
     if not debts:
-        raise IllegalAction("no_debt", player=a.player)
-    total = sum(d.amount for d in debts)
+        raise IllegalAction(none_key, player=w.name(who))
+    return debts, sum(d.amount for d in debts)
+
+
+def pay_debt(w: Work, a: PayDebt) -> None:
+    who = checks.seat(w, a.player)
+    debts, total = _debts(w, who, "no_debt")
     cash = w.players[who].cash
     if cash < total:
         state = w.freeze()
@@ -105,10 +110,7 @@ def pay_debt(w: Work, a: PayDebt) -> None:
 
 def bankrupt(w: Work, a: Bankrupt) -> None:
     who = checks.seat(w, a.player)
-    debts = [d for d in w.debts if d.debtor == who]
-    if not debts:
-        raise IllegalAction("bankrupt_no_debt", player=a.player)
-    total = sum(d.amount for d in debts)
+    debts, total = _debts(w, who, "bankrupt_no_debt")
     value = liquidation_value(w.freeze(), who)
     if value >= total:
         raise IllegalAction("bankrupt_can_pay", player=a.player, amount=w.money(total), value=w.money(value))

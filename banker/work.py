@@ -113,15 +113,6 @@ class Work:
                 raise IllegalAction("unknown_account", account=account)
             self.set_player(seat, cash=self.players[seat].cash + amount)
 
-    def balance(self, account: str) -> Money:
-        if account == BANK:
-            return self.bank
-        if account == POT:
-            return self.pot
-        seat = self.seat_of(account)
-        assert seat is not None
-        return self.players[seat].cash
-
     def transfer(self, payer: str, payee: str, amount: Money, reason: str) -> Transaction:
         """Move ``amount`` from ``payer`` to ``payee`` as one balanced transaction."""
         txn = Transaction(reason, ((payer, -amount), (payee, amount)))
@@ -166,8 +157,4 @@ class Work:
         self.decisions.append(Decision(seat, number))
         self.event("decision_needed", player=self.name(seat), property=self.edition.properties[number].id,
                    keep_fee=self.rules.interest(self.edition.properties[number].mortgage),
-                   unmortgage_cost=self._unmortgage_cost(number))
-
-    def _unmortgage_cost(self, number: int) -> Money:
-        value = self.edition.properties[number].mortgage
-        return value + self.rules.interest(value)
+                   unmortgage_cost=self.rules.lift_cost(self.edition.properties[number].mortgage))

@@ -286,7 +286,7 @@ class Game:
             if self.state.decisions:
                 d = self.state.decisions[0]
                 prop = self.edition.properties[d.property]
-                cost = prop.mortgage + self.state.rules.interest(prop.mortgage)
+                cost = self.state.rules.lift_cost(prop.mortgage)
                 player = self.state.players[d.player]
                 if player.cash - cost >= self.strategies[d.player].reserve and not self.state.debts_of(d.player):
                     self.act(Unmortgage(player.name, prop.id))
@@ -354,7 +354,7 @@ class Game:
         rules = self.state.rules
         for number in self.view().mortgaged.get(seat, ()):
             prop = self.edition.properties[number]
-            cost = prop.mortgage + rules.interest(prop.mortgage)
+            cost = rules.lift_cost(prop.mortgage)
             if self.state.players[seat].cash - cost >= strategy.reserve + 100:
                 self.act(Unmortgage(name, prop.id))
         max_level = min(strategy.build_to, rules.hotel_level)
