@@ -40,6 +40,17 @@ CREATE TABLE IF NOT EXISTS settings (
     key TEXT PRIMARY KEY,
     value TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS tags (
+    uid TEXT PRIMARY KEY,
+    meaning TEXT NOT NULL UNIQUE,
+    added REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS requests (
+    key TEXT PRIMARY KEY,
+    status INTEGER NOT NULL,
+    body TEXT NOT NULL,
+    at REAL NOT NULL
+);
 """
 
 
@@ -103,12 +114,21 @@ class Journal:
                 raise
         return game_id
 
-    def append(self, game_id: int, seq: int, action: Action, events: Iterable[Event], at: float) -> None:
-        """Write one action and its events in one durable transaction."""
+    def append(self, game_id: int, seq: int, action: Action, events: Iterable[Event], at: float,
+               request: tuple[str, int, str] | None = None) -> None:
+        """Write one action and its events in one durable transaction.
+
+        ``request`` is (idempotency key, status, answer body) of the request that submitted the
+        action: it is written in the same transaction, so a retried request finds its first answer
+        exactly when the action is in the journal.
+        """
         with self._lock:
             self._db.execute("BEGIN IMMEDIATE")
             try:
                 self._insert(game_id, seq, action, events, at)
+                if request is not None:
+                    self._db.execute("INSERT INTO requests (key, status, body, at) VALUES (?, ?, ?, ?)",
+                                     (*request, at))
                 self._db.execute("COMMIT")
             except BaseException:
                 self._db.execute("ROLLBACK")
@@ -119,6 +139,41 @@ class Journal:
             "INSERT INTO actions (game_id, seq, action, events, at) VALUES (?, ?, ?, ?, ?)",
             (game_id, seq, action.to_line(), json.dumps([e.to_json() for e in events], ensure_ascii=False), at),
         )
+
+    def record_request(self, key: str, status: int, body: str, at: float) -> None:
+        """Remember the answer to a request that moved nothing (a refusal), for its retries."""
+        with self._lock:
+            self._db.execute("INSERT OR IGNORE INTO requests (key, status, body, at) VALUES (?, ?, ?, ?)",
+                             (key, status, body, at))
+
+    def request(self, key: str) -> tuple[int, str] | None:
+        """The first answer (status, body) given to the request with this idempotency key."""
+        with self._lock:
+            row = self._db.execute("SELECT status, body FROM requests WHERE key = ?", (key,)).fetchone()
+        return None if row is None else (int(row[0]), str(row[1]))
+
+    # --- tags: the NFC cards and stickers of the table ------------------------------------------
+    def tags(self) -> dict[str, str]:
+        """Every enrolled tag: UID (hex text) -> meaning."""
+        with self._lock:
+            rows = self._db.execute("SELECT uid, meaning FROM tags ORDER BY added, uid").fetchall()
+        return {str(r[0]): str(r[1]) for r in rows}
+
+    def set_tag(self, uid: str, meaning: str, at: float) -> None:
+        """Enroll ``uid`` as ``meaning``; a tag that had this meaning before is forgotten."""
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                self._db.execute("DELETE FROM tags WHERE meaning = ? OR uid = ?", (meaning, uid))
+                self._db.execute("INSERT INTO tags (uid, meaning, added) VALUES (?, ?, ?)", (uid, meaning, at))
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+
+    def delete_tag(self, uid: str) -> None:
+        with self._lock:
+            self._db.execute("DELETE FROM tags WHERE uid = ?", (uid,))
 
     def set_current(self, game_id: int) -> None:
         self._require(game_id)

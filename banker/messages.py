@@ -197,6 +197,28 @@ TABLES: dict[str, dict[str, str]] = {"en": EN, "ru": RU, "bg": BG}
 LABELS: dict[str, dict[str, str]] = {"en": EN_LABELS, "ru": RU_LABELS, "bg": BG_LABELS}
 
 
+def register(texts: dict[str, dict[str, str]]) -> None:
+    """Add the texts of another part of the program (the table's screens, the phone page) to the tables.
+
+    ``texts`` maps each language of :data:`LANGUAGES` to its keys; every language must have the same
+    keys, and a key may not be registered twice with another text.
+
+    Raises:
+        ValueError: a language is missing or has other keys, or a key clashes with an existing text.
+    """
+    if set(texts) != set(LANGUAGES):
+        raise ValueError(f"texts must be given in {LANGUAGES}, not {sorted(texts)}")
+    keys = set(texts["en"])
+    for language, table in texts.items():
+        if set(table) != keys:
+            raise ValueError(f"{language} texts differ from en: {sorted(keys ^ set(table))}")
+        for key, text in table.items():
+            if TABLES[language].get(key, text) != text:
+                raise ValueError(f"text {key!r} is already registered with another {language} text")
+    for language, table in texts.items():
+        TABLES[language].update(table)
+
+
 def label(word: str, language: str) -> str:
     """A small word (an account, a building, a reason) in ``language``; the word itself if unknown."""
     return LABELS.get(language, EN_LABELS).get(word) or EN_LABELS.get(word, word)

@@ -16,7 +16,7 @@ from dataclasses import replace
 from banker.actions import Action, NewGame
 from banker.edition import load_edition
 from banker.engine import apply
-from banker.errors import IllegalAction
+from banker.errors import BankerError, IllegalAction
 from banker.journal import Journal
 from banker.ledger import Event
 from banker.rules import Rules
@@ -78,20 +78,78 @@ class Session:
     def submit(self, action: Action) -> tuple[GameState, tuple[Event, ...]]:
         """Apply, journal, publish. Raises :class:`BankerError` with nothing changed."""
         with self._lock:
-            if isinstance(action, NewGame):
-                action = self.resolve_randomness(action)
-                state, events = apply(None, action)
-                self._game_id = self.journal.create_game(action, events, self._clock())
-            else:
-                if self._state is None or self._game_id is None:
-                    raise IllegalAction("no_game")
-                state, events = apply(self._state, action)
-                self.journal.append(self._game_id, state.seq, action, events, self._clock())
-            self._state = state
-            subscribers = list(self._subscribers)
-            for callback in subscribers:
-                callback(state, events, action)
+            state, events, action = self._apply(action)
+            self._journal(state, events, action, None)
+            self._publish(state, events, action)
         return state, events
+
+    def preview(self, action: Action) -> tuple[GameState, tuple[Event, ...]]:
+        """What ``action`` would do now, without doing it (the engine is pure): for confirmations.
+
+        Raises:
+            BankerError: the rules refuse it.
+        """
+        if isinstance(action, NewGame):
+            return apply(None, action)
+        state = self._state
+        if state is None:
+            raise IllegalAction("no_game")
+        return apply(state, action)
+
+    def _apply(self, action: Action) -> tuple[GameState, tuple[Event, ...], Action]:
+        if isinstance(action, NewGame):
+            action = self.resolve_randomness(action)
+            state, events = apply(None, action)
+            return state, events, action
+        if self._state is None or self._game_id is None:
+            raise IllegalAction("no_game")
+        state, events = apply(self._state, action)
+        return state, events, action
+
+    def _journal(self, state: GameState, events: tuple[Event, ...], action: Action,
+                 request: tuple[str, int, str] | None) -> None:
+        at = self._clock()
+        if isinstance(action, NewGame):
+            self._game_id = self.journal.create_game(action, events, at)
+            if request is not None:
+                self.journal.record_request(request[0], request[1], request[2], at)
+        else:
+            assert self._game_id is not None
+            self.journal.append(self._game_id, state.seq, action, events, at, request)
+
+    def _publish(self, state: GameState, events: tuple[Event, ...], action: Action) -> None:
+        """Swap the state in and tell the subscribers (who must only enqueue: they run under the lock)."""
+        self._state = state
+        for callback in list(self._subscribers):
+            callback(state, events, action)
+
+    def submit_once(
+        self,
+        action: Action,
+        key: str,
+        respond: Callable[[GameState, tuple[Event, ...]], tuple[int, str]],
+        refuse: Callable[[BankerError], tuple[int, str]],
+    ) -> tuple[int, str, bool]:
+        """Submit ``action`` at most once for the idempotency ``key``: (status, body, replayed).
+
+        The first request applies the action and answers ``respond(state, events)``, journaled with
+        the action in one transaction; a refusal answers ``refuse(error)`` and is remembered too.
+        Every later request with the same key gets that first answer and changes nothing.
+        """
+        with self._lock:
+            first = self.journal.request(key)
+            if first is not None:
+                return first[0], first[1], True
+            try:
+                state, events, action = self._apply(action)
+            except BankerError as error:
+                status, body = refuse(error)
+                self.journal.record_request(key, status, body, self._clock())
+                return status, body, False
+            status, body = respond(state, events)
+            self._journal(state, events, action, (key, status, body))
+            self._publish(state, events, action)
+        return status, body, False
 
     def switch(self, game_id: int) -> GameState:
         with self._lock:
