@@ -1,0 +1,75 @@
+"""What the phone page needs from the table program it runs in.
+
+``banker run`` passes its table loop (:class:`firmware.loop.TableLoop`) to
+:func:`webui.create_app` as ``table``; the tests pass a small fake. Everything here is called from
+web request threads and must be thread-safe on the table's side.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+
+@dataclass(frozen=True)
+class CardInfo:
+    """One enrolled card or sticker, as the simulated table's tap pad shows it."""
+
+    meaning: str
+    """``player:1`` (bank card 1, the first seat), ``deed:39`` (the deed on board square 39),
+    ``square:go`` (a special tag: go, chance, community_chest, income_tax, luxury_tax, jail,
+    free_parking), ``card:chance:advance_go`` (a printed card with a sticker)."""
+    label: str
+    """What the card says in the table's language: "Ann", "Boardwalk", "GO", "Chance"."""
+    kind: str
+    """``player``, ``deed``, ``square`` or ``card``."""
+    group: str = ""
+    """The colour group of a street deed (``brown``, ``railroad``…), for colouring the pad."""
+    uid: str = ""
+    """The tag's UID as hex text (``04:A1:B2:C3``)."""
+
+
+class TablePort(Protocol):
+    simulated: bool
+    """True for the simulated table (``banker run --simulated``): only then is ``/table`` served."""
+
+    def cards(self) -> list[CardInfo]:
+        """Every enrolled card, players' bank cards first, then deeds in board order, then the rest."""
+        ...
+
+    def tap(self, meaning: str) -> None:
+        """Tap the card with this meaning on the first (simulated) reader.
+
+        Raises:
+            ValueError: no card has this meaning, or the table is not simulated.
+        """
+        ...
+
+    def press(self, button: str, long: bool = False) -> None:
+        """Press ``ok``, ``cancel``, ``up`` or ``down`` (``long``: held past the hold time).
+
+        Raises:
+            ValueError: an unknown button, or the table is not simulated.
+        """
+        ...
+
+    def frame_png(self, scale: int = 1) -> bytes:
+        """The picture the OLED shows now, as PNG, enlarged ``scale`` times (white on black)."""
+        ...
+
+    @property
+    def frame_number(self) -> int:
+        """Counts the frames drawn; it changes whenever the OLED shows something new."""
+        ...
+
+    def add_frame_listener(self, callback: Callable[[int], None]) -> Callable[[], None]:
+        """Call ``callback(frame_number)`` after each new frame (it must only enqueue); returns a
+        function that removes the listener."""
+        ...
+
+    def ask_banker(self, who: str, answer: Callable[[bool], None]) -> None:
+        """Ask at the table whether the phone ``who`` may act as the banker: the OLED shows the
+        question until OK (``answer(True)``), Cancel or 30 s without an answer (``answer(False)``).
+        ``answer`` is called from the table's thread."""
+        ...
