@@ -1,0 +1,106 @@
+"""A small table that implements webui.tableport.TablePort for the tests: a player's card, a deed's
+card and OK charge the rent, as the real table loop does; its screens are drawn by the real renderer."""
+
+from __future__ import annotations
+
+import io
+import threading
+from collections.abc import Callable
+
+from banker.actions import Rent
+from banker.errors import BankerError
+from banker.session import Session
+from hardware.display import ScreenView, render_view
+from webui.tableport import CardInfo
+
+BUTTONS = ("ok", "cancel", "up", "down")
+
+
+class FakeTable:
+    simulated = True
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self._lock = threading.Lock()
+        self._frame = 0
+        self._view = ScreenView(title="Table banker", lines=("Tap a card",))
+        self._listeners: list[Callable[[int], None]] = []
+        self._player: str | None = None
+        self._deed: str | None = None
+        self.presses: list[tuple[str, bool]] = []
+        self.banker_questions: list[tuple[str, Callable[[bool], None]]] = []
+
+    # --- TablePort ---------------------------------------------------------------------------------
+    def cards(self) -> list[CardInfo]:
+        state = self.session.state
+        if state is None:
+            return []
+        out = [CardInfo(f"player:{seat + 1}", p.name, "player", uid=f"04:00:00:{seat:02X}")
+               for seat, p in enumerate(state.players)]
+        out += [CardInfo(f"deed:{prop.square}", prop.name, "deed", prop.group) for prop in state.edition.properties]
+        out.append(CardInfo("square:go", "GO", "square"))
+        return out
+
+    def tap(self, meaning: str) -> None:
+        state = self.session.state
+        if state is None or meaning not in {c.meaning for c in self.cards()}:
+            raise ValueError(f"no card {meaning!r}")
+        kind, _, rest = meaning.partition(":")
+        with self._lock:
+            if kind == "player":
+                self._player = state.players[int(rest) - 1].name
+                self._deed = None
+                self._show(ScreenView(title=self._player, lines=("Tap a deed",)))
+            elif kind == "deed" and self._player is not None:
+                prop = state.edition.by_square[int(rest)]
+                self._deed = prop.id
+                try:
+                    after, _ = self.session.preview(Rent(self._player, prop.id))
+                    paid = state.players[state.seat(self._player)].cash - after.players[after.seat(self._player)].cash
+                    self._show(ScreenView(title=prop.name, lines=(f"{self._player} pays rent",),
+                                          amount=state.money(paid), footer="OK pay  ✕ back"))
+                except BankerError as error:
+                    self._deed = None
+                    self._show(ScreenView(title=prop.name, lines=(str(error),)))
+
+    def press(self, button: str, long: bool = False) -> None:
+        if button not in BUTTONS:
+            raise ValueError(f"no button {button!r}")
+        with self._lock:
+            self.presses.append((button, long))
+            if button == "ok" and self._player and self._deed:
+                try:
+                    self.session.submit(Rent(self._player, self._deed))
+                    self._show(ScreenView(title="Paid", lines=(f"{self._player} paid the rent",)))
+                except BankerError as error:
+                    self._show(ScreenView(title="Refused", lines=(str(error),)))
+                self._player = self._deed = None
+            elif button == "cancel":
+                self._player = self._deed = None
+                self._show(ScreenView(title="Table banker", lines=("Tap a card",)))
+
+    def frame_png(self, scale: int = 1) -> bytes:
+        image = render_view(self._view).convert("L")
+        if scale > 1:
+            image = image.resize((image.width * scale, image.height * scale))
+        out = io.BytesIO()
+        image.save(out, format="PNG")
+        return out.getvalue()
+
+    @property
+    def frame_number(self) -> int:
+        return self._frame
+
+    def add_frame_listener(self, callback: Callable[[int], None]) -> Callable[[], None]:
+        self._listeners.append(callback)
+        return lambda: self._listeners.remove(callback) if callback in self._listeners else None
+
+    def ask_banker(self, who: str, answer: Callable[[bool], None]) -> None:
+        self.banker_questions.append((who, answer))
+
+    # --- helpers ----------------------------------------------------------------------------------------
+    def _show(self, view: ScreenView) -> None:
+        self._view = view
+        self._frame += 1
+        for listener in list(self._listeners):
+            listener(self._frame)

@@ -1,0 +1,235 @@
+"""The JSON API under /api: the state, every action, the history, trades, the banker role, the stream."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import Blueprint, Response, jsonify, request, session
+from flask_wtf.csrf import generate_csrf
+
+from banker.actions import ACTION_TYPES, Trade, parse_action
+from banker.errors import BadInput, IllegalAction
+from banker.export import state_to_json
+from banker.messages import LANGUAGES
+from banker.scores import net_worth_series
+from webui import views
+from webui.auth import NotAllowed, Phone, phone_id, pin_is_set, set_pin, valid_pin
+from webui.core import error_body, idempotency_key, lang, phone, services, submit
+from webui.openapi import document
+
+api = Blueprint("api", __name__, url_prefix="/api")
+REQUEST_STATES = {True: "granted", False: "refused", None: "waiting"}
+
+
+def json_answer(status: int, body: str, replayed: bool = False) -> Response:
+    response = Response(body, status=status, mimetype="application/json")
+    if replayed:
+        response.headers["Idempotent-Replayed"] = "true"
+    return response
+
+
+def read_json() -> dict[str, Any]:
+    """The request body as a JSON object.
+
+    Raises:
+        NotAllowed: the body is not JSON (400).
+        BadInput: it is JSON but not an object.
+    """
+    raw = request.get_data(cache=True)
+    try:
+        data = json.loads(raw or b"{}")
+    except (ValueError, UnicodeDecodeError):
+        raise NotAllowed("web_bad_json", status=400) from None
+    if not isinstance(data, dict):
+        raise BadInput("not_an_object", got=type(data).__name__)
+    return data
+
+
+def joined() -> Phone:
+    who = phone()
+    if who is None:
+        raise NotAllowed("web_join_first", status=401)
+    return who
+
+
+# --- who am I ------------------------------------------------------------------------------------
+
+@api.get("/me")
+def me() -> Response:
+    pid = phone_id()
+    svc = services()
+    answer = svc.approvals.take(pid)
+    if answer is True:
+        session["banker"] = True
+    who = phone()
+    state = svc.session.state
+    return jsonify({
+        "phone": pid,
+        "joined": who is not None,
+        "role": who.role if who else None,
+        "player": who.player if who else None,
+        "banker": bool(who and who.banker),
+        "lang": lang(),
+        "csrf_token": generate_csrf(),
+        "pin_set": pin_is_set(svc.session.journal),
+        "banker_request": None if isinstance(answer, str) else REQUEST_STATES[answer],
+        "players": list(state_to_json(state)["players"]) if state else [],
+        "table": svc.table is not None,
+    })
+
+
+@api.post("/join")
+def join() -> Response:
+    data = read_json()
+    svc = services()
+    views.check_join(data.get("code"))
+    player = data.get("player")
+    language = data.get("lang", lang())
+    if language not in LANGUAGES:
+        raise BadInput("bad_field", action="join", field="lang", value=json.dumps(language), expected="en, ru or bg")
+    views.join_as(player if isinstance(player, str) or player is None else "", language)
+    who = joined()
+    del svc
+    return jsonify({"ok": True, "role": who.role, "player": who.player, "lang": who.lang})
+
+
+# --- reading ---------------------------------------------------------------------------------------
+
+@api.get("/state")
+def state() -> Response:
+    joined()
+    current = services().session.state
+    if current is None:
+        raise IllegalAction("no_game")
+    return jsonify(state_to_json(current))
+
+
+@api.get("/history")
+def history() -> Response:
+    who = joined()
+    return jsonify({"game": services().session.game_id, "rows": views.history_rows(who.lang)})
+
+
+@api.get("/scores")
+def scores() -> Response:
+    joined()
+    svc = services()
+    current, game_id = svc.session.state, svc.session.game_id
+    if current is None or game_id is None:
+        raise IllegalAction("no_game")
+    return jsonify({"scores": views.standings(current),
+                    "series": net_worth_series(svc.session.journal.actions(game_id))})
+
+
+@api.get("/openapi.json")
+def openapi() -> Response:
+    return jsonify(document())
+
+
+# --- actions ---------------------------------------------------------------------------------------
+
+@api.post("/actions/<name>")
+def action(name: str) -> Response:
+    who = joined()
+    key = idempotency_key()
+    data = read_json()
+    if name not in ACTION_TYPES:
+        raise BadInput("unknown_action", action=name, known=", ".join(sorted(ACTION_TYPES)))
+    if data.get("action", name) != name:
+        raise BadInput("bad_field", action=name, field="action", value=json.dumps(data.get("action")),
+                       expected=json.dumps(name))
+    parsed = parse_action({**data, "action": name})
+    status, body, replayed = submit(who, parsed, key)
+    return json_answer(status, body, replayed)
+
+
+# --- trades ----------------------------------------------------------------------------------------
+
+@api.get("/trades")
+def trades() -> Response:
+    joined()
+    svc = services()
+    return jsonify({"proposals": [p.to_json() for p in svc.trades.of_game(svc.session.game_id)]})
+
+
+@api.post("/trades")
+def propose() -> Response:
+    who = joined()
+    key = idempotency_key()
+    data = read_json()
+    trade = parse_action({**data, "action": "trade"})
+    assert isinstance(trade, Trade)
+    status, body, replayed = services().requests.run(key, lambda: views.propose_trade(who, trade))
+    return json_answer(status, body, replayed)
+
+
+@api.post("/trades/<int:proposal_id>/<answer>")
+def answer_trade(proposal_id: int, answer: str) -> Response:
+    who = joined()
+    key = idempotency_key()
+    if answer not in ("accept", "refuse", "cancel"):
+        raise NotAllowed("web_unknown_answer", status=404, answer=answer)
+    status, body, replayed = views.answer_trade(who, proposal_id, answer, key)
+    return json_answer(status, body, replayed)
+
+
+# --- the banker role -------------------------------------------------------------------------------
+
+@api.post("/banker")
+def banker() -> Response:
+    """{"pin": "1234"}: become the banker; {"ask": true}: ask the table; {"leave": true}: give it up."""
+    who = joined()
+    key = idempotency_key()
+    data = read_json()
+    svc = services()
+    if data.get("leave") is True:
+        session["banker"] = False
+        return jsonify({"ok": True, "banker": False})
+    if data.get("ask") is True:
+        status, body, replayed = svc.requests.run(key, lambda: views.ask_table(who))
+        return json_answer(status, body, replayed)
+    pin = data.get("pin")
+    if not isinstance(pin, str):
+        raise BadInput("missing_field", action="banker", field="pin")
+    status, body, replayed = svc.requests.run(key, lambda: views.try_pin(pin))
+    if status == 200:
+        session["banker"] = True
+    return json_answer(status, body, replayed)
+
+
+@api.post("/banker/pin")
+def change_pin() -> Response:
+    """Set the banker PIN: the banker may change it; the first phone may set it when none is set."""
+    who = joined()
+    idempotency_key()
+    data = read_json()
+    pin = data.get("pin")
+    journal = services().session.journal
+    if not who.banker and pin_is_set(journal):
+        raise NotAllowed("web_banker_only", action="pin")
+    if not isinstance(pin, str) or not valid_pin(pin):
+        raise NotAllowed("web_pin_format", status=422, low=4, high=12)
+    set_pin(journal, pin)
+    session["banker"] = True
+    return jsonify({"ok": True, "banker": True})
+
+
+# --- the stream ------------------------------------------------------------------------------------
+
+@api.get("/stream")
+def stream() -> Response:
+    who = joined()
+    svc = services()
+    client = svc.broker.open(who.id, who.lang)
+    if client is None:
+        response = Response(error_body("web_too_many_streams", views.text("web_too_many_streams", who.lang)),
+                            status=503, mimetype="application/json")
+        response.headers["Retry-After"] = "10"
+        return response
+    since = request.headers.get("Last-Event-ID") or request.args.get("since", "")
+    response = Response(svc.broker.events(client, since), mimetype="text/event-stream")
+    response.headers["Cache-Control"] = "no-cache"
+    response.headers["X-Accel-Buffering"] = "no"
+    return response
+

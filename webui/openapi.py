@@ -1,0 +1,163 @@
+"""The OpenAPI 3.1 document of /api, generated from the action dataclasses themselves, so the API
+and its description cannot drift apart."""
+
+from __future__ import annotations
+
+import types
+import typing
+from dataclasses import MISSING, fields
+from functools import cache
+from typing import Any, Union
+
+from banker.actions import ACTION_TYPES, Action, Bundle
+
+BUNDLE_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {
+        "cash": {"type": "integer", "minimum": 0, "default": 0},
+        "properties": {"type": "array", "items": {"type": "string"}, "default": []},
+        "jail_cards": {"type": "integer", "minimum": 0, "default": 0},
+    },
+}
+
+ERROR_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": ["error", "message"],
+    "properties": {"error": {"type": "string"}, "message": {"type": "string"}},
+}
+
+
+def type_schema(hint: Any) -> dict[str, Any]:
+    """The JSON schema of one field type of an action dataclass."""
+    origin = typing.get_origin(hint)
+    if origin in (Union, types.UnionType):
+        options = [a for a in typing.get_args(hint) if a is not type(None)]
+        inner = type_schema(options[0])
+        return {"anyOf": [inner, {"type": "null"}]}
+    if hint is str:
+        return {"type": "string", "minLength": 1}
+    if hint is bool:
+        return {"type": "boolean"}
+    if hint is int:
+        return {"type": "integer"}
+    if hint is Bundle:
+        return {"$ref": "#/components/schemas/Bundle"}
+    if origin is tuple:
+        return {"type": "array", "items": {"type": "string", "minLength": 1}}
+    if origin is dict:
+        args = typing.get_args(hint)
+        if len(args) == 2 and typing.get_origin(args[1]) is tuple:
+            return {"type": "object", "additionalProperties": {"type": "array", "items": {"type": "string"}}}
+        return {"type": "object"}
+    raise TypeError(f"no schema for field type {hint!r}")
+
+
+def action_schema(cls: type[Action]) -> dict[str, Any]:
+    hints = typing.get_type_hints(cls)
+    properties: dict[str, Any] = {"action": {"const": cls.name}}
+    required: list[str] = []
+    for f in fields(cls):
+        key = f.name.rstrip("_")
+        schema = type_schema(hints[f.name])
+        if f.default is not MISSING and f.default is not None and not isinstance(f.default, Bundle):
+            schema = {**schema, "default": f.default}
+        properties[key] = schema
+        if f.default is MISSING and f.default_factory is MISSING:
+            required.append(key)
+    doc = (cls.__doc__ or "").strip()
+    out: dict[str, Any] = {"type": "object", "title": cls.name, "additionalProperties": False,
+                           "properties": properties, "required": required}
+    if doc and not doc.startswith(cls.__name__ + "("):
+        out["description"] = doc
+    return out
+
+
+def example(cls: type[Action]) -> dict[str, Any]:
+    """A schema-valid example body (required fields only), for the documentation and the tests."""
+    hints = typing.get_type_hints(cls)
+    body: dict[str, Any] = {"action": cls.name}
+    for f in fields(cls):
+        if f.default is not MISSING or f.default_factory is not MISSING:
+            continue
+        hint = hints[f.name]
+        key = f.name.rstrip("_")
+        if hint is int:
+            body[key] = 100
+        elif hint is str:
+            body[key] = {"player": "Ann", "to": "Bob", "from": "Ann", "property": "baltic",
+                         "square": "luxury_tax", "deck": "chance", "card": "dividend", "building": "house",
+                         "edition": "us"}.get(key, "x")
+        elif typing.get_origin(hint) is tuple:
+            body[key] = ["Ann", "Bob"]
+        else:  # pragma: no cover - no other required field type exists
+            body[key] = None
+    return body
+
+
+@cache
+def document() -> dict[str, Any]:
+    schemas: dict[str, Any] = {"Bundle": BUNDLE_SCHEMA, "Error": ERROR_SCHEMA}
+    paths: dict[str, Any] = {}
+    errors = {
+        "400": {"description": "No Idempotency-Key or CSRF token, or a body that is not JSON",
+                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
+        "403": {"description": "This phone may not do this (another player's money, or banker only)",
+                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
+        "409": {"description": "The rules refuse it now; the message says why, in the phone's language",
+                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
+        "413": {"description": "The body is too large"},
+        "422": {"description": "A malformed action or an unknown name",
+                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
+    }
+    headers = [
+        {"name": "Idempotency-Key", "in": "header", "required": True, "schema": {"type": "string", "maxLength": 80},
+         "description": "A new random key per intended action; a retry with the same key gets the first answer "
+                        "and changes nothing again."},
+        {"name": "X-CSRFToken", "in": "header", "required": True, "schema": {"type": "string"},
+         "description": "The csrf_token of GET /api/me."},
+    ]
+    for name, cls in ACTION_TYPES.items():
+        schema_name = "Action_" + name
+        schemas[schema_name] = action_schema(cls)
+        paths[f"/api/actions/{name}"] = {"post": {
+            "operationId": f"action_{name}",
+            "summary": f"Submit the action {name}",
+            "parameters": headers,
+            "requestBody": {"required": True, "content": {"application/json": {
+                "schema": {"$ref": f"#/components/schemas/{schema_name}"}, "example": example(cls)}}},
+            "responses": {"200": {"description": "Applied: the new seq and what happened",
+                                  "content": {"application/json": {"schema": {"type": "object"}}}}, **errors},
+        }}
+    json_ok = {"200": {"description": "OK", "content": {"application/json": {"schema": {"type": "object"}}}}}
+    paths["/api/state"] = {"get": {"operationId": "state", "summary": "The state JSON (as banker replay --json)",
+                                   "responses": json_ok}}
+    paths["/api/me"] = {"get": {"operationId": "me", "summary": "This phone: role, player, language, CSRF token",
+                                "responses": json_ok}}
+    paths["/api/history"] = {"get": {"operationId": "history", "summary": "Every action of the game with its log",
+                                     "responses": json_ok}}
+    paths["/api/stream"] = {"get": {"operationId": "stream", "summary": "Server-sent events: state, frame, role",
+                                    "responses": {"200": {"description": "text/event-stream"},
+                                                  "503": {"description": "Too many open streams"}}}}
+    paths["/api/trades"] = {"get": {"operationId": "trades", "summary": "Open trade proposals",
+                                    "responses": json_ok},
+                            "post": {"operationId": "propose_trade", "summary": "Propose a trade from my player",
+                                     "parameters": headers, "responses": {**json_ok, **errors}}}
+    paths["/api/trades/{id}/{answer}"] = {"post": {
+        "operationId": "answer_trade", "summary": "accept, refuse or cancel a proposal", "parameters": [
+            *headers, {"name": "id", "in": "path", "required": True, "schema": {"type": "integer"}},
+            {"name": "answer", "in": "path", "required": True,
+             "schema": {"enum": ["accept", "refuse", "cancel"]}}],
+        "responses": {**json_ok, **errors}}}
+    paths["/api/join"] = {"post": {"operationId": "join", "summary": "Pick a player or watch",
+                                   "responses": {**json_ok, **errors}}}
+    paths["/api/banker"] = {"post": {"operationId": "banker", "summary": "Become the banker with the PIN, or ask "
+                                     "the table", "parameters": headers, "responses": {**json_ok, **errors}}}
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "Table banker", "version": "1",
+                 "description": "The phone page's API. Every action is the same JSON as a line of a replay script "
+                                "(docs/actions.md); the state is the JSON of docs/state.md."},
+        "paths": paths,
+        "components": {"schemas": schemas},
+    }

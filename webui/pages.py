@@ -1,0 +1,418 @@
+"""The server-rendered pages. Each works as plain HTML forms (POST, then redirect back); the bundled
+script adds live updates and submits the same forms by fetch."""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Callable
+from dataclasses import fields
+from typing import Any
+
+from flask import Blueprint, Flask, Response, flash, redirect, render_template, request, session, url_for
+from werkzeug.wrappers import Response as BaseResponse
+
+from banker.actions import Bundle, NewGame, Trade
+from banker.edition import available_editions, load_edition
+from banker.errors import BadInput, BankerError
+from banker.messages import LANGUAGES, label
+from banker.rules import ROUNDINGS, Rules
+from banker.scores import net_worth_series
+from banker.state import GameState
+from banker.worth import net_worth
+from webui import views
+from webui.auth import NotAllowed, Phone, pin_is_set, set_pin, valid_pin
+from webui.chart import worth_chart
+from webui.core import action_from_form, idempotency_key, lang, phone, services, submit
+from webui.join import join_code, join_url, qr_svg
+from webui.texts import text
+
+pages = Blueprint("pages", __name__)
+
+NAV = (("home", "pages.home"), ("deeds", "pages.deeds"), ("money", "pages.money"),
+       ("auction", "pages.auction"), ("trades", "pages.trades"), ("more", "pages.more"))
+PRESETS = ("classic", "short", "timed")
+MAX_NAME = 20
+
+
+def setup_templates(app: Flask) -> None:
+    @app.context_processor
+    def context() -> dict[str, Any]:
+        svc = services()
+        language = lang()
+        state = svc.session.state
+        game_id = svc.session.game_id
+
+        def t(key: str, **params: Any) -> str:
+            return text(key, language, **params)
+
+        def money(amount: int) -> str:
+            return state.money(amount) if state is not None else str(amount)
+
+        def deed(property_id: str | None) -> str:
+            if state is None or property_id is None:
+                return property_id or ""
+            found = state.edition.by_id.get(property_id)
+            return found.name if found else property_id
+
+        return {
+            "t": t, "money": money, "deed": deed, "state": state, "game_id": game_id, "lang": language,
+            "me": phone(), "state_id": f"{game_id}-{state.seq}" if state is not None and game_id else "",
+            "idem": lambda: secrets.token_urlsafe(12), "nav": NAV, "languages": LANGUAGES,
+            "partial": request.headers.get("X-Partial") == "1", "table": svc.table,
+            "colours": views.GROUP_COLOURS, "label": lambda word: label(word, language),
+        }
+
+
+def back(default: str = "/") -> str:
+    target = request.form.get("next") or request.args.get("next") or default
+    return target if target.startswith("/") and not target.startswith("//") and "\\" not in target else default
+
+
+def need_phone() -> Phone:
+    who = phone()
+    if who is None:
+        raise NotAllowed("web_join_first", status=401)
+    return who
+
+
+def form_post(run: Callable[[Phone], tuple[int, str, bool]], default: str = "/") -> BaseResponse:
+    """Run a form's request once, flash what happened (or the refusal), and go back."""
+    who = need_phone()
+    try:
+        status, body, _ = run(who)
+        answer = json.loads(body)
+        if status < 300:
+            lines = answer.get("log", [text("web_done", who.lang)])
+            if lines:
+                flash(" ".join(lines), "ok")
+        else:
+            flash(answer.get("message", ""), "error")
+    except NotAllowed as error:
+        if error.status == 400:
+            raise
+        flash(error.translated(who.lang), "error")
+    except BankerError as error:
+        flash(error.translated(who.lang), "error")
+    return redirect(back(default), code=303)
+
+
+def page(template: str, **context: Any) -> str:
+    return render_template(template, **context)
+
+
+def current_state() -> GameState | None:
+    return services().session.state
+
+
+# --- joining ------------------------------------------------------------------------------------------
+
+@pages.get("/j/<code>")
+def join_link(code: str) -> BaseResponse:
+    try:
+        views.check_join(code)
+    except NotAllowed as error:
+        flash(error.translated(lang()), "error")
+    return redirect(url_for("pages.join"), code=303)
+
+
+@pages.route("/join", methods=["GET", "POST"])
+def join() -> BaseResponse | str:
+    if request.method == "POST":
+        language = request.form.get("lang", lang())
+        if language not in LANGUAGES:
+            language = services().default_lang
+        try:
+            views.check_join(request.form.get("code"))
+            choice = request.form.get("player", "")
+            views.join_as(None if choice in ("", "-") else choice, language)
+        except NotAllowed as error:
+            flash(error.translated(language), "error")
+            return redirect(url_for("pages.join"), code=303)
+        except BankerError as error:
+            flash(error.translated(language), "error")
+            return redirect(url_for("pages.join"), code=303)
+        return redirect(url_for("pages.home"), code=303)
+    state = current_state()
+    players = [p.name for p in state.players if not p.bankrupt] if state else []
+    return page("join.html", code_ok=bool(session.get("code_ok")), players=players)
+
+
+@pages.post("/lang")
+def set_language() -> BaseResponse:
+    language = request.form.get("lang", "")
+    if language in LANGUAGES:
+        session["lang"] = language
+    return redirect(back(), code=303)
+
+
+@pages.get("/qr.svg")
+def qr() -> Response:
+    need_phone()
+    return Response(qr_svg(invite_url()), mimetype="image/svg+xml")
+
+
+def invite_url() -> str:
+    svc = services()
+    base = svc.base_url or request.host_url.rstrip("/")
+    return join_url(base, join_code(svc.session.journal))
+
+
+# --- the game -------------------------------------------------------------------------------------------
+
+@pages.get("/")
+def home() -> BaseResponse | str:
+    who = phone()
+    if who is None:
+        return redirect(url_for("pages.join"), code=303)
+    state = current_state()
+    rows = views.history_rows(who.lang)[-12:] if state else []
+    log = [line for row in reversed(rows) for line in reversed(row["log"])][:15]
+    worth = {p.name: net_worth(state, seat) for seat, p in enumerate(state.players)} if state else {}
+    return page("home.html", log=log, worth=worth, proposals=services().trades.of_game(services().session.game_id))
+
+
+@pages.get("/deeds")
+def deeds() -> str:
+    who = need_phone()
+    state = current_state()
+    mine = views.my_deeds(state, who.player, who.lang) if state and who.player else []
+    return page("deeds.html", deeds=mine)
+
+
+@pages.get("/money")
+def money() -> str:
+    who = need_phone()
+    state = current_state()
+    unowned, others = [], []
+    if state is not None:
+        for prop, ps in zip(state.edition.properties, state.props, strict=True):
+            if ps.owner is None:
+                unowned.append(prop)
+            elif who.player is None or state.players[ps.owner].name != who.player:
+                others.append(prop)
+    return page("money.html", unowned=unowned, others=others)
+
+
+@pages.get("/auction")
+def auction() -> str:
+    need_phone()
+    state = current_state()
+    streets = []
+    if state is not None and state.auction is not None and state.auction.property is None:
+        streets = [p for p in state.edition.properties if p.kind == "street"]
+    return page("auction.html", streets=streets)
+
+
+@pages.get("/trades")
+def trades() -> str:
+    who = need_phone()
+    state = current_state()
+    partner = request.args.get("with", "")
+    svc = services()
+    proposals = svc.trades.of_game(svc.session.game_id)
+    checks: dict[int, str | None] = {}
+    if state is not None:
+        for p in proposals:
+            checks[p.id] = views.refusal(state, p.trade, who.lang)
+    give_deeds, take_deeds = [], []
+    if state is not None and who.player:
+        give_deeds = state.owned(state.seat(who.player))
+        if partner in state.seats and partner != who.player:
+            take_deeds = state.owned(state.seat(partner))
+        else:
+            partner = ""
+    return page("trades.html", proposals=proposals, checks=checks, partner=partner, give_deeds=give_deeds,
+                take_deeds=take_deeds)
+
+
+@pages.get("/debts")
+def debts() -> str:
+    who = need_phone()
+    state = current_state()
+    info = views.debts_view(state, who.player, who.lang) if state and who.player else None
+    return page("debts.html", info=info)
+
+
+@pages.get("/history")
+def history() -> str:
+    who = need_phone()
+    return page("history.html", rows=list(reversed(views.history_rows(who.lang))))
+
+
+@pages.get("/more")
+def more() -> str:
+    need_phone()
+    return page("more.html", invite=invite_url(), code=join_code(services().session.journal))
+
+
+@pages.get("/end")
+def end() -> str:
+    who = need_phone()
+    svc = services()
+    state, game_id = svc.session.state, svc.session.game_id
+    chart, table = "", []
+    if state is not None and game_id is not None:
+        table = views.standings(state)
+        series = net_worth_series(svc.session.journal.actions(game_id))
+        chart = worth_chart(series, [p.name for p in state.players], state.money,
+                            text("web_chart_label", who.lang))
+    return page("end.html", standings=table, chart=chart)
+
+
+# --- doing things ------------------------------------------------------------------------------------------
+
+@pages.post("/do")
+def do() -> BaseResponse:
+    def run(who: Phone) -> tuple[int, str, bool]:
+        key = idempotency_key(request.form)
+        action = action_from_form(request.form, who.player)
+        return submit(who, action, key)
+
+    return form_post(run)
+
+
+def bundle_from_form(prefix: str) -> Bundle:
+    def number(name: str) -> int:
+        raw = request.form.get(prefix + name, "").strip() or "0"
+        try:
+            return int(raw)
+        except ValueError:
+            raise BadInput("bad_field", action="trade", field=prefix + name, value=json.dumps(raw),
+                           expected="a whole number") from None
+
+    return Bundle(number("cash"), tuple(request.form.getlist(prefix + "properties")), number("jail_cards"))
+
+
+@pages.post("/trades/propose")
+def propose() -> BaseResponse:
+    def run(who: Phone) -> tuple[int, str, bool]:
+        key = idempotency_key(request.form)
+        trade = Trade(from_=who.player or "", to=request.form.get("to", ""), give=bundle_from_form("give_"),
+                      take=bundle_from_form("take_"), settles_debt=bool(request.form.get("settles_debt")))
+        if not who.player:
+            raise NotAllowed("web_watcher")
+        return services().requests.run(key, lambda: views.propose_trade(who, trade))
+
+    return form_post(run, "/trades")
+
+
+@pages.post("/trades/<int:proposal_id>/<answer>")
+def answer_trade(proposal_id: int, answer: str) -> BaseResponse:
+    if answer not in ("accept", "refuse", "cancel"):
+        raise NotAllowed("web_unknown_answer", status=404, answer=answer)
+
+    def run(who: Phone) -> tuple[int, str, bool]:
+        return views.answer_trade(who, proposal_id, answer, idempotency_key(request.form))
+
+    return form_post(run, "/trades")
+
+
+# --- the banker --------------------------------------------------------------------------------------------
+
+@pages.route("/banker", methods=["GET", "POST"])
+def banker() -> BaseResponse | str:
+    who = need_phone()
+    svc = services()
+    if request.method == "GET":
+        answer = svc.approvals.take(who.id)
+        if answer is True:
+            session["banker"] = True
+            flash(text("web_banker_granted", who.lang), "ok")
+        elif answer is False:
+            flash(text("web_banker_refused", who.lang), "error")
+        return page("banker.html", pin_set=pin_is_set(svc.session.journal), waiting=answer is None)
+    what = request.form.get("do", "")
+
+    def run(me: Phone) -> tuple[int, str, bool]:
+        key = idempotency_key(request.form)
+        if what == "leave":
+            session["banker"] = False
+            return 200, json.dumps({"log": [text("web_banker_left", me.lang)]}), False
+        if what == "ask":
+            status, body, replayed = svc.requests.run(key, lambda: views.ask_table(me))
+            if status == 202:
+                body = json.dumps({"log": [text("web_banker_asked", me.lang)]})
+            return status, body, replayed
+        if what == "set_pin":
+            if me.banker or not pin_is_set(svc.session.journal):
+                pin = request.form.get("new_pin", "")
+                if not valid_pin(pin):
+                    raise NotAllowed("web_pin_format", status=422, low=4, high=12)
+                set_pin(svc.session.journal, pin)
+                session["banker"] = True
+                return 200, json.dumps({"log": [text("web_pin_saved", me.lang)]}), False
+            raise NotAllowed("web_banker_only", action="pin")
+        status, body, replayed = svc.requests.run(key, lambda: views.try_pin(request.form.get("pin", "")))
+        if status == 200:
+            session["banker"] = True
+            body = json.dumps({"log": [text("web_banker_granted", me.lang)]})
+        return status, body, replayed
+
+    return form_post(run, "/banker")
+
+
+def rules_fields() -> list[dict[str, Any]]:
+    out = []
+    for f in fields(Rules):
+        if f.name in ("short_game", "timed_game"):
+            continue
+        kind = "bool" if isinstance(f.default, bool) else "choice" if isinstance(f.default, str) else "int"
+        out.append({"name": f.name, "kind": kind, "default": f.default,
+                    "choices": ROUNDINGS if kind == "choice" else ()})
+    return out
+
+
+@pages.get("/setup")
+def setup() -> str:
+    need_phone()
+    editions = [(e, load_edition(e).name) for e in available_editions()]
+    return page("setup.html", editions=editions, rules=rules_fields(), presets=PRESETS,
+                pin_set=pin_is_set(services().session.journal))
+
+
+def new_game_from_form() -> NewGame:
+    players = [n.strip()[:MAX_NAME] for n in request.form.getlist("players") if n.strip()]
+    rules: dict[str, Any] = {}
+    for spec in rules_fields():
+        raw = request.form.get("rule_" + spec["name"], "").strip()
+        if raw == "":
+            continue
+        if spec["kind"] == "bool":
+            rules[spec["name"]] = raw == "yes"
+        elif spec["kind"] == "int":
+            try:
+                rules[spec["name"]] = int(raw)
+            except ValueError:
+                raise BadInput("bad_rule_value", rule=spec["name"], value=repr(raw),
+                               expected="a whole number") from None
+        else:
+            rules[spec["name"]] = raw
+    preset = request.form.get("preset", "classic")
+    if preset == "short":
+        rules["short_game"] = True
+    elif preset == "timed":
+        rules["timed_game"] = True
+    return NewGame(edition=request.form.get("edition", "us"), players=tuple(players), rules=rules)
+
+
+@pages.post("/setup")
+def start_game() -> BaseResponse:
+    def run(who: Phone) -> tuple[int, str, bool]:
+        key = idempotency_key(request.form)
+        journal = services().session.journal
+        if not pin_is_set(journal) and not who.banker:
+            pin = request.form.get("new_pin", "")
+            if not valid_pin(pin):
+                raise NotAllowed("web_pin_format", status=422, low=4, high=12)
+            set_pin(journal, pin)
+            session["banker"] = True
+            who = Phone(who.id, who.player, True, who.lang)
+        action = new_game_from_form()
+        status, body, replayed = submit(who, action, key)
+        if status == 200:
+            mine = request.form.get("me", "")
+            session["player"] = mine if mine in action.players else None
+        return status, body, replayed
+
+    return form_post(run, "/")

@@ -1,0 +1,127 @@
+// The phone page's only script: live updates over server-sent events, and forms sent by fetch with
+// the CSRF token and an idempotency key (the page works without it, as plain forms).
+(function () {
+  "use strict";
+  var HOLD_MS = 600;
+  var busy = false;
+  var again = false;
+  var deferred = false;
+  var heldFor = 0;
+  var downAt = 0;
+
+  function main() { return document.getElementById("main"); }
+  function csrf() {
+    var meta = document.querySelector('meta[name="csrf-token"]');
+    return meta ? meta.content : "";
+  }
+  function newKey() {
+    if (window.crypto && crypto.randomUUID) { return crypto.randomUUID(); }
+    return Date.now().toString(36) + Math.random().toString(36).slice(2, 12);
+  }
+  function typing() {
+    var el = document.activeElement;
+    return el && main().contains(el) && /^(INPUT|SELECT|TEXTAREA)$/.test(el.tagName) && el.type !== "hidden";
+  }
+
+  // Replace <main> with the one in html. A live refresh keeps what the player is composing
+  // (sections marked data-keep) and the last message; the answer to a form replaces everything.
+  function swap(html, live) {
+    var doc = new DOMParser().parseFromString(html, "text/html");
+    var fresh = doc.getElementById("main");
+    var old = main();
+    if (!fresh || !old) { return; }
+    if (live) {
+      var kept = old.querySelectorAll("[data-keep]");
+      var slots = fresh.querySelectorAll("[data-keep]");
+      if (kept.length === slots.length) {
+        slots.forEach(function (slot, i) { slot.replaceWith(kept[i]); });
+      }
+      if (!fresh.querySelector(".flash")) {
+        var anchor = fresh.querySelector(".mebar");
+        old.querySelectorAll(".flash").forEach(function (f) {
+          if (anchor) { anchor.after(f); } else { fresh.prepend(f); }
+        });
+      }
+    }
+    old.replaceWith(fresh);
+    document.dispatchEvent(new CustomEvent("banker:swapped"));
+  }
+
+  function refresh() {
+    if (typing()) { deferred = true; return; }
+    if (busy) { again = true; return; }
+    busy = true;
+    fetch(location.pathname + location.search, { headers: { "X-Partial": "1" }, credentials: "same-origin" })
+      .then(function (r) { return r.ok && !r.redirected ? r.text() : null; })
+      .then(function (html) { if (html) { swap(html, true); } })
+      .catch(function () { /* the next event or reconnect brings the page up to date */ })
+      .then(function () {
+        busy = false;
+        if (again) { again = false; refresh(); }
+      });
+  }
+
+  document.addEventListener("focusout", function () {
+    setTimeout(function () { if (deferred && !typing()) { deferred = false; refresh(); } }, 0);
+  });
+
+  document.addEventListener("pointerdown", function (ev) {
+    if (ev.target.closest && ev.target.closest("[data-button]")) { downAt = Date.now(); }
+  });
+  document.addEventListener("pointerup", function (ev) {
+    if (ev.target.closest && ev.target.closest("[data-button]")) { heldFor = Date.now() - downAt; }
+  });
+
+  document.addEventListener("submit", function (ev) {
+    var form = ev.target;
+    if ((form.getAttribute("method") || "get").toLowerCase() !== "post") { return; }
+    var button = ev.submitter;
+    if (button && button.dataset.confirm && !window.confirm(button.dataset.confirm)) {
+      ev.preventDefault();
+      return;
+    }
+    ev.preventDefault();
+    if (form.dataset.busy) { return; }  // a double tap sends once; the key would make it harmless anyway
+    form.dataset.busy = "1";
+    var data = new FormData(form, button || undefined);
+    if (button && button.dataset.button && heldFor >= HOLD_MS) { data.set("long", "1"); }
+    heldFor = 0;
+    var key = data.get("idem") || newKey();
+    fetch(form.action, {
+      method: "POST",
+      body: new URLSearchParams(data),
+      credentials: "same-origin",
+      headers: { "X-CSRFToken": csrf(), "Idempotency-Key": key, "X-Partial": "1" }
+    }).then(function (r) {
+      if (r.redirected) {
+        var url = new URL(r.url);
+        if (url.pathname + url.search !== location.pathname + location.search) {
+          history.pushState(null, "", url.pathname + url.search);
+        }
+      }
+      return r.text();
+    }).then(function (html) { swap(html, false); })
+      .catch(function () { delete form.dataset.busy; });
+  });
+
+  window.addEventListener("popstate", refresh);
+
+  if (document.body.dataset.live === "1" && window.EventSource) {
+    var since = main() ? main().dataset.state : "";
+    var stream = new EventSource("/api/stream?since=" + encodeURIComponent(since || ""));
+    stream.addEventListener("state", function (ev) {
+      var data = JSON.parse(ev.data);
+      var shown = main() ? main().dataset.state : "";
+      if (shown !== data.game + "-" + data.seq) { refresh(); }
+    });
+    stream.addEventListener("trades", refresh);
+    stream.addEventListener("role", function () {
+      fetch("/api/me", { credentials: "same-origin" }).then(refresh);
+    });
+    stream.addEventListener("frame", function (ev) {
+      var img = document.getElementById("oled");
+      if (img) { img.src = img.src.replace(/\?.*$/, "") + "?n=" + encodeURIComponent(ev.data); }
+    });
+    document.documentElement.dataset.stream = "on";
+  }
+})();

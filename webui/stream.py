@@ -1,0 +1,198 @@
+"""Server-sent events: every phone's live view of the game.
+
+One Session subscriber feeds a bounded queue per open stream. It runs under the session's lock,
+so it only enqueues: a queue that is full marks its stream for a resync (the current state is sent
+when the phone catches up) instead of waiting, and a slow phone never holds up the table.
+"""
+
+from __future__ import annotations
+
+import json
+import queue
+import threading
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from banker.actions import Action
+from banker.export import state_to_json
+from banker.ledger import Event
+from banker.session import Session
+from banker.state import GameState
+from banker.text import describe_event
+from webui.tableport import TablePort
+
+KEEPALIVE_SECONDS = 15.0
+QUEUE_SIZE = 64
+
+Item = tuple[str, Any]
+
+
+class Client:
+    """One open stream."""
+
+    def __init__(self, phone: str, lang: str) -> None:
+        self.phone = phone
+        self.lang = lang
+        self.queue: queue.Queue[Item] = queue.Queue(QUEUE_SIZE)
+        self.resync = False
+
+    def offer(self, item: Item) -> None:
+        """Enqueue without ever waiting: a full queue turns into a resync."""
+        try:
+            self.queue.put_nowait(item)
+        except queue.Full:
+            self.resync = True
+
+
+class Broker:
+    def __init__(self, session: Session, table: TablePort | None, max_streams: int,
+                 keepalive: float = KEEPALIVE_SECONDS) -> None:
+        self.session = session
+        self.max_streams = max_streams
+        self.keepalive = keepalive
+        self._lock = threading.Lock()
+        self._clients: tuple[Client, ...] = ()
+        self._closing = False
+        self._json_cache: dict[tuple[int, int], str] = {}
+        self._json_lock = threading.Lock()
+        self._unsubscribe: list[Callable[[], None]] = [session.subscribe(self._on_action)]
+        if table is not None and table.simulated:
+            self._unsubscribe.append(table.add_frame_listener(self._on_frame))
+
+    # --- producers (must only enqueue) -----------------------------------------------------------
+    def _on_action(self, state: GameState, events: tuple[Event, ...], action: Action) -> None:
+        item: Item = ("state", (self.session.game_id, state, events))
+        for client in self._clients:
+            client.offer(item)
+
+    def _on_frame(self, number: int) -> None:
+        for client in self._clients:
+            client.offer(("frame", number))
+
+    def notify_role(self, phone: str, granted: bool) -> None:
+        for client in self._clients:
+            if client.phone == phone:
+                client.offer(("role", granted))
+
+    def notify_trades(self) -> None:
+        """Proposals changed: phones re-read their page."""
+        for client in self._clients:
+            client.offer(("trades", None))
+
+    # --- streams ----------------------------------------------------------------------------------
+    @property
+    def open_streams(self) -> int:
+        return len(self._clients)
+
+    def open(self, phone: str, lang: str) -> Client | None:
+        """A new stream, or None when MAX_STREAMS are open already."""
+        with self._lock:
+            if self._closing or len(self._clients) >= self.max_streams:
+                return None
+            client = Client(phone, lang)
+            self._clients = (*self._clients, client)
+            return client
+
+    def close(self, client: Client) -> None:
+        with self._lock:
+            self._clients = tuple(c for c in self._clients if c is not client)
+
+    def shutdown(self) -> None:
+        """End every stream (the server is stopping)."""
+        with self._lock:
+            self._closing = True
+            clients = self._clients
+        for client in clients:
+            client.offer(("bye", None))
+        for unsubscribe in self._unsubscribe:
+            unsubscribe()
+
+    def state_json(self, game_id: int, state: GameState) -> str:
+        """The state JSON, built once per (game, seq) however many phones listen."""
+        key = (game_id, state.seq)
+        with self._json_lock:
+            text = self._json_cache.get(key)
+        if text is None:
+            text = json.dumps(state_to_json(state), ensure_ascii=False, separators=(",", ":"))
+            with self._json_lock:
+                if len(self._json_cache) > 8:
+                    self._json_cache.clear()
+                self._json_cache[key] = text
+        return text
+
+    def _state_message(self, game_id: int, state: GameState, events: list[Event], lang: str,
+                       resync: bool = False) -> str:
+        log = [describe_event(state.edition, e, lang) for e in events]
+        # The state JSON is shared by every stream: spliced in, not encoded again per phone.
+        flag = "true" if resync else "false"
+        data = (f'{{"game":{game_id},"seq":{state.seq},"resync":{flag},'
+                f'"log":{json.dumps(log, ensure_ascii=False)},"state":{self.state_json(game_id, state)}}}')
+        return f"id: {game_id}-{state.seq}\nevent: state\ndata: {data}\n\n"
+
+    def _current(self, lang: str, resync: bool) -> str | None:
+        state, game_id = self.session.state, self.session.game_id
+        if state is None or game_id is None:
+            return None
+        return self._state_message(game_id, state, [], lang, resync)
+
+    def events(self, client: Client, since: str) -> Iterator[str]:
+        """The SSE body of one stream. Reads the session, never changes it."""
+        try:
+            # A comment first so the headers and the connection reach the phone at once.
+            yield ": connected\nretry: 2000\n\n"
+            state, game_id = self.session.state, self.session.game_id
+            if state is not None and game_id is not None and since != f"{game_id}-{state.seq}":
+                yield self._state_message(game_id, state, [], client.lang, resync=True)
+            while True:
+                try:
+                    items = [client.queue.get(timeout=self.keepalive)]
+                except queue.Empty:
+                    yield ": keepalive\n\n"
+                    continue
+                while True:
+                    try:
+                        items.append(client.queue.get_nowait())
+                    except queue.Empty:
+                        break
+                out = self._coalesce(client, items)
+                if out is None:
+                    return
+                if out:
+                    yield out
+        finally:
+            self.close(client)
+
+    def _coalesce(self, client: Client, items: list[Item]) -> str | None:
+        """One write for everything waiting: the newest state with all the new log lines."""
+        parts: list[str] = []
+        latest: tuple[int, GameState] | None = None
+        events: list[Event] = []
+        frame: int | None = None
+        trades = False
+        for kind, payload in items:
+            if kind == "bye":
+                return None
+            if kind == "state":
+                game_id, state, new_events = payload
+                if latest is not None and latest[0] != game_id:
+                    events = []
+                latest = (game_id, state)
+                events.extend(new_events)
+            elif kind == "frame":
+                frame = payload
+            elif kind == "role":
+                parts.append(f"event: role\ndata: {json.dumps({'banker': payload})}\n\n")
+            elif kind == "trades":
+                trades = True
+        if client.resync:
+            client.resync = False
+            current = self._current(client.lang, resync=True)
+            if current:
+                parts.insert(0, current)
+        elif latest is not None:
+            parts.insert(0, self._state_message(latest[0], latest[1], events, client.lang))
+        if trades and latest is None:
+            parts.append("event: trades\ndata: {}\n\n")
+        if frame is not None:
+            parts.append(f"event: frame\ndata: {frame}\n\n")
+        return "".join(parts)

@@ -1,0 +1,294 @@
+"""What the pages and the API show and do, worked out from the state (one place for both)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from flask import request, session
+
+from banker.actions import (
+    Action,
+    Bankrupt,
+    Build,
+    Mortgage,
+    PayDebt,
+    SellAllBuildings,
+    SellBuilding,
+    Trade,
+    Unmortgage,
+)
+from banker.deeds import rent_for
+from banker.edition import Property
+from banker.engine import apply
+from banker.errors import BadInput, BankerError
+from banker.ledger import Event
+from banker.messages import render
+from banker.scores import final_scores
+from banker.state import GameState
+from banker.text import describe_event
+from webui.auth import PIN_SETTING, NotAllowed, Phone, check_pin, phone_id
+from webui.core import error_body, error_status, log_lines, services
+from webui.join import join_code, normalize_code
+
+GROUP_COLOURS = {
+    "brown": "#8b4513", "light_blue": "#87ceeb", "pink": "#d93a96", "orange": "#f7941d", "red": "#ed1b24",
+    "yellow": "#fef200", "green": "#1fb25a", "dark_blue": "#0072bb", "railroad": "#333333", "utility": "#9aa0a6",
+}
+
+
+def text(key: str, language: str, **params: Any) -> str:
+    return render(key, params, language)
+
+
+def client_address() -> str:
+    return request.remote_addr or "?"
+
+
+# --- joining ------------------------------------------------------------------------------------------
+
+def check_join(code: object) -> None:
+    """Let the phone join if it came with the table's code (the QR link or typed in).
+
+    Raises:
+        NotAllowed: a wrong code (403) or too many wrong tries (429).
+    """
+    if session.get("code_ok"):
+        return
+    svc = services()
+    who = "code:" + client_address()
+    wait = svc.limiter.wait(who)
+    if wait:
+        raise NotAllowed("web_locked", status=429, seconds=wait)
+    if not isinstance(code, str) or normalize_code(code) != join_code(svc.session.journal):
+        svc.limiter.miss(who)
+        raise NotAllowed("web_wrong_code", status=403)
+    svc.limiter.success(who)
+    session["code_ok"] = True
+
+
+def join_as(player: str | None, language: str) -> None:
+    """Remember this phone as ``player`` (None or "": a watcher) in its cookie.
+
+    Raises:
+        BankerError: no such player in the game.
+    """
+    phone_id()
+    state = services().session.state
+    if player:
+        if state is None:
+            raise BadInput("bad_field", action="join", field="player", value=json.dumps(player),
+                           expected="no player before the game starts")
+        state.seat(player)
+    session["joined"] = True
+    session["player"] = player or None
+    session["lang"] = language
+    session.permanent = True
+
+
+# --- the banker role ---------------------------------------------------------------------------------
+
+def try_pin(pin: str) -> tuple[int, str]:
+    svc = services()
+    lang = session.get("lang") if isinstance(session.get("lang"), str) else svc.default_lang
+    language = lang if isinstance(lang, str) else "en"
+    who = "pin:" + client_address()
+    wait = svc.limiter.wait(who)
+    if wait:
+        return 429, error_body("web_locked", text("web_locked", language, seconds=wait))
+    stored = svc.session.journal.setting(PIN_SETTING)
+    if stored is None:
+        return 409, error_body("web_pin_not_set", text("web_pin_not_set", language))
+    if not check_pin(pin, stored):
+        svc.limiter.miss(who)
+        return 403, error_body("web_wrong_pin", text("web_wrong_pin", language))
+    svc.limiter.success(who)
+    return 200, json.dumps({"ok": True, "banker": True})
+
+
+def ask_table(who: Phone) -> tuple[int, str]:
+    svc = services()
+    if svc.table is None:
+        return 409, error_body("web_no_table", text("web_no_table", who.lang))
+    pid = who.id
+    if svc.approvals.ask(pid):
+        broker, approvals = svc.broker, svc.approvals
+
+        def answer(granted: bool) -> None:
+            approvals.answer(pid, granted)
+            broker.notify_role(pid, granted)
+
+        label = who.player or text("web_a_phone", who.lang, code=pid[:4])
+        svc.table.ask_banker(label, answer)
+    return 202, json.dumps({"ok": True, "waiting": True})
+
+
+# --- trades ----------------------------------------------------------------------------------------------
+
+def propose_trade(who: Phone, trade: Trade) -> tuple[int, str]:
+    svc = services()
+    if not who.banker and trade.from_ != who.player:
+        error = NotAllowed("web_not_yours", player=who.player or "-")
+        return 403, error_body(error.key, error.translated(who.lang))
+    game_id = svc.session.game_id
+    try:
+        svc.session.preview(trade)
+    except BankerError as error:
+        return error_status(error), error_body(error.key, error.translated(who.lang))
+    assert game_id is not None
+    proposal = svc.trades.propose(game_id, trade)
+    svc.broker.notify_trades()
+    return 200, json.dumps({"ok": True, "proposal": proposal.to_json()}, ensure_ascii=False)
+
+
+def answer_trade(who: Phone, proposal_id: int, answer: str, key: str) -> tuple[int, str, bool]:
+    """accept (the receiver submits the trade), refuse (the receiver) or cancel (the proposer)."""
+    svc = services()
+    proposal = svc.trades.get(proposal_id)
+    if proposal is None:
+        first = svc.session.journal.request(key)
+        if first is not None:  # the proposal was accepted by this very request: answer as then
+            return first[0], first[1], True
+        return 404, error_body("web_no_proposal", text("web_no_proposal", who.lang)), False
+    side = proposal.receiver if answer in ("accept", "refuse") else proposal.proposer
+    if not who.banker and who.player != side:
+        error = NotAllowed("web_not_yours", player=who.player or "-")
+        return 403, error_body(error.key, error.translated(who.lang)), False
+    if answer != "accept":
+        svc.trades.remove(proposal_id)
+        svc.broker.notify_trades()
+        return 200, json.dumps({"ok": True, answer: proposal_id}), False
+    language = who.lang
+
+    def respond(state: GameState, events: tuple[Event, ...]) -> tuple[int, str]:
+        return 200, json.dumps({"ok": True, "seq": state.seq, "log": log_lines(state, events, language)},
+                               ensure_ascii=False)
+
+    def refuse(error: BankerError) -> tuple[int, str]:
+        return error_status(error), error_body(error.key, error.translated(language))
+
+    status, body, replayed = svc.session.submit_once(proposal.trade, key, respond, refuse)
+    if status == 200:
+        svc.trades.remove(proposal_id)
+        svc.broker.notify_trades()
+    return status, body, replayed
+
+
+# --- reading the state ------------------------------------------------------------------------------------
+
+def history_rows(language: str) -> list[dict[str, Any]]:
+    svc = services()
+    game_id, state = svc.session.game_id, svc.session.state
+    if game_id is None or state is None:
+        return []
+    rows = []
+    for seq, action_text, events_text, at in svc.session.journal.rows(game_id):
+        events = [Event(e.pop("kind"), {k: v for k, v in e.items() if k != "transaction"})
+                  for e in json.loads(events_text)]
+        rows.append({"seq": seq, "action": json.loads(action_text), "at": at,
+                     "log": [describe_event(state.edition, e, language) for e in events]})
+    return rows
+
+
+def standings(state: GameState) -> list[dict[str, Any]]:
+    return [{"player": s.player, "net_worth": s.net_worth, "place": s.place, "bankrupt": s.bankrupt}
+            for s in final_scores(state)]
+
+
+def refusal(state: GameState, action: Action, language: str) -> str | None:
+    """None if the rules accept ``action`` now, else their reason in ``language``."""
+    try:
+        apply(state, action)
+    except BankerError as error:
+        return error.translated(language)
+    return None
+
+
+@dataclass
+class Button:
+    action: str
+    label: str
+    fields: dict[str, Any]
+    refused: str | None = None
+    danger: bool = False
+
+
+@dataclass
+class DeedView:
+    prop: Property
+    colour: str
+    owner: str | None
+    houses: int
+    hotel: bool
+    mortgaged: bool
+    rent: str
+    lift_cost: int
+    buttons: list[Button] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+def rent_text(state: GameState, prop: Property, language: str) -> str:
+    try:
+        amount, _ = rent_for(state.edition, state.rules, state.props, prop)
+    except BadInput:
+        ps = state.props[prop.number]
+        owned = sum(1 for n in state.edition.groups[prop.group] if state.props[n].owner == ps.owner)
+        return text("web_rent_dice", language, times=4 if owned < 2 else 10)
+    return state.money(amount)
+
+
+def deed_view(state: GameState, prop: Property, language: str, actor: str | None) -> DeedView:
+    ps = state.props[prop.number]
+    owner = state.players[ps.owner].name if ps.owner is not None else None
+    view = DeedView(prop, GROUP_COLOURS.get(prop.group, "#777"), owner, ps.houses, ps.hotel, ps.mortgaged,
+                    rent_text(state, prop, language), state.rules.lift_cost(prop.mortgage))
+    if actor is None or owner != actor:
+        return view
+    money = state.money
+    group = state.edition.groups[prop.group]
+    whole_group = all(state.props[n].owner == ps.owner for n in group)
+    built = any(state.props[n].houses or state.props[n].hotel for n in group)
+    if prop.kind == "street" and whole_group and not ps.hotel:
+        reason = refusal(state, Build(actor, prop.id), language)
+        view.buttons.append(Button("build", text("web_build", language, price=money(prop.house_price)),
+                                   {"property": prop.id}, reason))
+    if ps.houses or ps.hotel:
+        reason = refusal(state, SellBuilding(actor, prop.id), language)
+        view.buttons.append(Button("sell_building", text("web_sell_building", language,
+                                                         price=money(prop.house_price // 2)),
+                                   {"property": prop.id}, reason))
+    if built and prop.kind == "street":
+        view.buttons.append(Button("sell_all_buildings", text("web_sell_all", language), {"property": prop.id},
+                                   refusal(state, SellAllBuildings(actor, prop.id), language), danger=True))
+    if ps.mortgaged:
+        view.buttons.append(Button("unmortgage", text("web_unmortgage", language, cost=money(view.lift_cost),
+                                                      value=money(prop.mortgage),
+                                                      interest=money(view.lift_cost - prop.mortgage)),
+                                   {"property": prop.id}, refusal(state, Unmortgage(actor, prop.id), language)))
+    else:
+        view.buttons.append(Button("mortgage", text("web_mortgage", language, value=money(prop.mortgage),
+                                                    cost=money(view.lift_cost)),
+                                   {"property": prop.id}, refusal(state, Mortgage(actor, prop.id), language)))
+    return view
+
+
+def my_deeds(state: GameState, player: str, language: str) -> list[DeedView]:
+    seat = state.seat(player)
+    return [deed_view(state, prop, language, player) for prop in state.owned(seat)]
+
+
+def debts_view(state: GameState, player: str, language: str) -> dict[str, Any]:
+    seat = state.seat(player)
+    from banker.worth import liquidation_value, missing
+
+    return {
+        "debts": state.debts_of(seat),
+        "total": state.debt_total(seat),
+        "missing": missing(state, seat),
+        "cash": state.players[seat].cash,
+        "liquidation": liquidation_value(state, seat),
+        "pay_refused": refusal(state, PayDebt(player), language),
+        "bankrupt_refused": refusal(state, Bankrupt(player), language),
+        "decisions": [d for d in state.decisions if d.player == seat],
+    }
