@@ -60,6 +60,9 @@ class ScreenView:
     visible."""
     inverted: bool = False
     """Draw the whole screen inverted (white background), for alerts."""
+    qr: str = ""
+    """Text (a web address) to show as a QR code on the left half; the rest of the view is drawn in
+    the right half."""
 
 
 @lru_cache(maxsize=16)
@@ -119,7 +122,12 @@ def fit(text: str, font: Font, width: int) -> str:
 
 
 def wrap(text: str, font: Font, width: int) -> list[str]:
-    """Word-wrap ``text`` to lines no wider than ``width`` pixels; words too long are split."""
+    """Word-wrap ``text`` to lines no wider than ``width`` pixels; words too long are split.
+
+    A text that fits is kept as it is, spaces included (columns padded with spaces stay aligned).
+    """
+    if _width(font, text) <= width and "\n" not in text:
+        return [text]
     rows: list[str] = []
     current = ""
     for word in text.split():
@@ -185,8 +193,35 @@ def _amount_font(text: str) -> Font:
     return load_font(AMOUNT_SIZES[-1], "bold")
 
 
+def qr_image(text: str, size: int = HEIGHT) -> Image.Image:
+    """``text`` as a QR code on a lit square of ``size`` pixels: dark modules on a light ground with a
+    quiet zone, each module a whole number of pixels, as phone cameras read best.
+
+    Raises:
+        ValueError: the text is too long for a QR code of that size.
+    """
+    import segno
+
+    code = segno.make(text, error="l", micro=False, boost_error=False)
+    modules = code.symbol_size(scale=1, border=0)[0]
+    scale = (size - 2) // modules
+    if scale < 1:
+        raise ValueError(f"{len(text)} characters need a QR code of {modules} modules; it does not fit {size} px")
+    image = Image.new("1", (size, size), 1)
+    offset = (size - modules * scale) // 2
+    draw = ImageDraw.Draw(image)
+    for y, row in enumerate(code.matrix):
+        for x, dark in enumerate(row):
+            if dark:
+                left, top = offset + x * scale, offset + y * scale
+                draw.rectangle([(left, top), (left + scale - 1, top + scale - 1)], fill=0)
+    return image
+
+
 def render_view(view: ScreenView) -> Image.Image:
     """Draw ``view`` on a new 128×64 1-bit image (1 = lit pixel)."""
+    if view.qr:
+        return _render_with_qr(view)
     ink, paper = (0, 1) if view.inverted else (1, 0)
     image = Image.new("1", (WIDTH, HEIGHT), paper)
     draw = ImageDraw.Draw(image)
@@ -232,4 +267,20 @@ def render_view(view: ScreenView) -> Image.Image:
         amount_y = space_top + max(0, (space - amount_font.size) // 2)
         amount_x = max(MARGIN_X, (WIDTH - int(_width(amount_font, amount_text))) // 2)
         draw.text((amount_x, amount_y), amount_text, font=amount_font, fill=ink)
+    return image
+
+
+def _render_with_qr(view: ScreenView) -> Image.Image:
+    """A QR code in the left 64×64 pixels, the title and lines word-wrapped in the right 62."""
+    image = Image.new("1", (WIDTH, HEIGHT), 0)
+    image.paste(qr_image(view.qr, HEIGHT), (0, 0))
+    draw = ImageDraw.Draw(image)
+    font = load_font(12)
+    left = HEIGHT + 2
+    width = WIDTH - left
+    rows: list[str] = []
+    for text in ((view.title,) if view.title else ()) + view.lines:
+        rows.extend(wrap(drawable(text, font), font, width))
+    for index, row in enumerate(rows[: HEIGHT // LINE_HEIGHT]):
+        draw.text((left, index * LINE_HEIGHT), fit(row, font, width), font=font, fill=1)
     return image

@@ -1,0 +1,129 @@
+"""The ``banker`` command with the table's commands added: ``run``, ``table`` and ``enroll``.
+
+The engine's commands (replay, sim, advise…) come from :mod:`banker.cli`; the engine does not import
+the table, so the table adds its commands here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+
+from banker.cli import build_parser as build_banker_parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not hasattr(args, "func"):
+        parser.print_help()
+        return 2
+    result: int = args.func(args)
+    return result
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = build_banker_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    from firmware import run
+
+    run.register(sub)
+    p = sub.add_parser("table", help="replay a script of taps and button presses through the table's grammar",
+                       description='Example: banker table flows.jsonl --json. Line 1 is a new_game action; then '
+                                   'one input a line: {"tap": "Ann"}, {"tap": "baltic"}, {"press": "ok"}, '
+                                   '{"hold": "cancel"}, {"wait": 31}.')
+    p.add_argument("script", help="the script file, or - for standard input")
+    p.add_argument("--json", action="store_true", help="end with the final state as JSON (as banker replay --json)")
+    p.add_argument("--lang", default="en", choices=["en", "ru", "bg"], help="the table's language")
+    p.add_argument("--quiet", action="store_true", help="print only the final state")
+    p.set_defaults(func=cmd_table)
+
+    p = sub.add_parser("enroll", help="teach the table its cards: tap each bank card, deed and special tag",
+                       description="Example: banker enroll --config /etc/table-banker.toml")
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument("--simulated", action="store_true", help="no hardware (for trying the flow)")
+    mode.add_argument("--emulated", action="store_true", help="the real drivers over emulated chips")
+    p.add_argument("--config", help="the settings file (TOML)")
+    p.add_argument("--data-dir", help="directory of the journal, where the tags are kept")
+    p.add_argument("--lang", choices=["en", "ru", "bg"], help="the table's language")
+    p.set_defaults(func=cmd_enroll)
+    return parser
+
+
+def cmd_table(args: argparse.Namespace) -> int:
+    from banker.export import state_to_json
+    from banker.text import summary_lines
+    from firmware.script import TableScript, TableScriptError, screen_text
+
+    try:
+        text = sys.stdin.read() if args.script == "-" else Path(args.script).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        print(f"cannot read {args.script}: {error}", file=sys.stderr)
+        return 2
+    with TableScript(language=args.lang) as script:
+        try:
+            frames = script.run(text.splitlines())
+        except TableScriptError as error:
+            print(str(error), file=sys.stderr)
+            return 1
+        if not args.quiet:
+            for frame in frames:
+                beeps = f"   (beep: {', '.join(frame.beeps)})" if frame.beeps else ""
+                print(f"> {frame.text}{beeps}")
+                print(screen_text(frame.view))
+        state = script.session.state
+        assert state is not None
+        if args.json:
+            print(json.dumps(state_to_json(state), ensure_ascii=False))
+        else:
+            print("\n".join(summary_lines(state, args.lang)))
+    return 0
+
+
+def cmd_enroll(args: argparse.Namespace) -> int:
+    from banker.journal import Journal
+    from banker.session import Session
+    from firmware import grammar as g
+    from firmware.config import ConfigError, load_config
+    from firmware.loop import TableLoop
+    from hardware.errors import HardwareError
+    from hardware.factory import open_table
+
+    try:
+        config = load_config(args.config)
+        mode = "simulated" if args.simulated else "emulated" if args.emulated else "pi"
+        table_config = config.table_config(mode)
+    except ConfigError as error:
+        print(f"banker enroll: {error}", file=sys.stderr)
+        return 2
+    data_dir = Path(args.data_dir) if args.data_dir else config.data_dir
+    data_dir.mkdir(parents=True, exist_ok=True)
+    try:
+        table = open_table(table_config)
+    except HardwareError as error:
+        print(f"banker enroll: {error}", file=sys.stderr)
+        return 3
+    with table, Journal(data_dir / "banker.sqlite3") as journal:
+        session = Session.resume(journal)
+        loop = TableLoop(session, table, language=args.lang or config.language)
+        loop.grammar = g.GrammarState(step=g.enrollment(), last_input=loop.clock())
+        stop = threading.Event()
+
+        def watch(_number: int) -> None:
+            if not isinstance(loop.grammar.step, (g.Enrolling, g.Notice)):
+                stop.set()
+
+        loop.add_frame_listener(watch)
+        print("Tap each card as the display asks; OK skips one, Cancel stops.", flush=True)
+        try:
+            loop.run(stop)
+        except KeyboardInterrupt:
+            pass
+        finally:
+            loop.stop()
+        print(f"{len(journal.tags())} tags enrolled in {journal.path}")
+    return 0

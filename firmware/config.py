@@ -1,0 +1,126 @@
+"""The table program's settings: a TOML file, every field optional.
+
+```toml
+[table]
+language = "ru"            # en, ru or bg: the OLED and the phones' default
+edition = "ru"             # offered first for a new game at the table: us, uk or ru
+data_dir = "/var/lib/table-banker"   # the journal (games, tags, settings) and the web secret
+host = "0.0.0.0"           # where the phone page listens
+port = 8080
+
+[hardware]                 # see hardware/README.md; every key optional
+readers = [{bus = 0, device = 0, rst_pin = 25}, {bus = 0, device = 1, rst_pin = 25}]
+display = {chip = "sh1106", address = 0x3C}
+controls = {ok = 5, cancel = 6, up = 13, down = 26, buzzer = 12}
+pin_factory = "lgpio"
+```
+
+The hardware mode is not a setting: ``banker run`` is on the Pi unless ``--simulated`` or
+``--emulated`` is given.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from hardware.factory import TableConfig
+
+DEFAULT_DATA_DIR = Path.home() / ".local" / "share" / "table-banker"
+DEFAULT_PORT = 8080
+LANGUAGES = ("en", "ru", "bg")
+EDITIONS = ("us", "uk", "ru")
+
+
+class ConfigError(ValueError):
+    """A settings file that cannot be used; the message names the file, the field and the fix."""
+
+
+@dataclass(frozen=True)
+class Config:
+    language: str = "en"
+    edition: str = "us"
+    data_dir: Path = DEFAULT_DATA_DIR
+    host: str = "0.0.0.0"
+    port: int = DEFAULT_PORT
+    hardware: dict[str, Any] = field(default_factory=dict)
+    """The ``[hardware]`` table, as :meth:`hardware.factory.TableConfig.from_mapping` takes it."""
+
+    @property
+    def journal_path(self) -> Path:
+        return self.data_dir / "banker.sqlite3"
+
+    def table_config(self, mode: str) -> TableConfig:
+        """The hardware settings for ``mode`` (simulated, emulated or pi).
+
+        Raises:
+            ConfigError: the ``[hardware]`` table has unknown keys or impossible values.
+        """
+        try:
+            return TableConfig.from_mapping({**self.hardware, "mode": mode})
+        except (ValueError, TypeError) as error:
+            raise ConfigError(f"[hardware]: {error}") from error
+
+
+def load_config(path: str | Path | None) -> Config:
+    """Read the settings file; ``None`` gives every default.
+
+    Raises:
+        ConfigError: the file cannot be read, is not TOML, or has an unknown or wrong field.
+    """
+    if path is None:
+        return Config()
+    where = str(path)
+    try:
+        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as error:
+        raise ConfigError(f"{where}: cannot read it ({error.strerror})") from error
+    except UnicodeDecodeError as error:
+        raise ConfigError(f"{where}: not UTF-8 text") from error
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{where}: not valid TOML ({error})") from error
+    unknown = set(data) - {"table", "hardware"}
+    if unknown:
+        raise ConfigError(f"{where}: unknown section(s) {sorted(unknown)}; the sections are [table] and [hardware]")
+    table = data.get("table", {})
+    hardware = data.get("hardware", {})
+    if not isinstance(table, dict) or not isinstance(hardware, dict):
+        raise ConfigError(f"{where}: [table] and [hardware] must be tables")
+    known = {"language", "edition", "data_dir", "host", "port"}
+    unknown = set(table) - known
+    if unknown:
+        raise ConfigError(f"{where}: [table] has no field(s) {sorted(unknown)}; its fields: {', '.join(sorted(known))}")
+    config = Config(hardware=dict(hardware))
+    values: dict[str, Any] = {}
+    if "language" in table:
+        values["language"] = _choice(where, "language", table["language"], LANGUAGES)
+    if "edition" in table:
+        values["edition"] = _choice(where, "edition", table["edition"], EDITIONS)
+    if "data_dir" in table:
+        if not isinstance(table["data_dir"], str) or not table["data_dir"].strip():
+            raise ConfigError(f"{where}: [table] data_dir must be a directory path")
+        values["data_dir"] = Path(os.path.expanduser(table["data_dir"]))
+    if "host" in table:
+        if not isinstance(table["host"], str) or not table["host"]:
+            raise ConfigError(f"{where}: [table] host must be an address such as 0.0.0.0")
+        values["host"] = table["host"]
+    if "port" in table:
+        port = table["port"]
+        if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
+            raise ConfigError(f"{where}: [table] port must be a whole number 0-65535, not {port!r}")
+        values["port"] = port
+    config = Config(**{**config.__dict__, **values})
+    try:
+        TableConfig.from_mapping({**config.hardware, "mode": "simulated"})
+    except (ValueError, TypeError) as error:
+        raise ConfigError(f"{where}: [hardware]: {error}") from error
+    return config
+
+
+def _choice(where: str, name: str, value: Any, allowed: tuple[str, ...]) -> str:
+    if value not in allowed:
+        raise ConfigError(f"{where}: [table] {name} is one of {', '.join(allowed)}, not {value!r}")
+    return str(value)

@@ -1,0 +1,436 @@
+"""The table's event loop: taps, buttons and the clock in; engine actions, screens and beeps out.
+
+One thread (:meth:`TableLoop.run`) takes one input at a time from one queue, feeds it to the pure
+grammar (:func:`firmware.grammar.step`), performs the effects (submitting to the shared
+:class:`banker.session.Session`, beeping, enrolling) and draws the screen when it changed. Feeder
+threads only move taps and button events into that queue; the phone page's requests and the
+Session's notifications only enqueue too, so nothing waits on a slow phone.
+
+Tests and ``banker table`` scripts drive the same object synchronously with :meth:`TableLoop.handle`
+and :meth:`TableLoop.pump`, with an injected clock.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from banker.actions import NewGame, Undo
+from banker.edition import load_edition
+from banker.errors import BankerError
+from banker.ledger import Event
+from banker.session import Session
+from banker.state import GameState
+from firmware import grammar as g
+from firmware import screens
+from firmware.tags import TagSet, label, parse_meaning, simulated_tags
+from hardware.display import ScreenView, render_view
+from hardware.factory import Table
+from hardware.iso14443 import format_uid
+from hardware.oled import SimulatedDisplay
+from hardware.taps import SimulatedReader
+
+if TYPE_CHECKING:
+    from webui.tableport import CardInfo
+
+log = logging.getLogger(__name__)
+
+TICK_S = 0.5
+"""The clock input's period: timeouts and the timed game's countdown move this often."""
+TIMER_SAVE_S = 15.0
+"""A timed game's elapsed time is saved this often, so a power cut loses at most this much."""
+
+
+@dataclass
+class _Redraw:
+    """The game changed elsewhere (a phone acted): draw the screen again."""
+
+
+@dataclass
+class GameTimer:
+    """The clock of a timed game: counts only while the table runs, saved in the journal's settings."""
+
+    limit_s: float
+    elapsed_s: float = 0.0
+    saved_at: float = field(default=0.0, compare=False)
+
+    @property
+    def left_s(self) -> float:
+        return self.limit_s - self.elapsed_s
+
+    def to_json(self) -> str:
+        return json.dumps({"limit": self.limit_s, "elapsed": round(self.elapsed_s, 1)})
+
+    @classmethod
+    def from_json(cls, text: str) -> GameTimer | None:
+        try:
+            data = json.loads(text)
+            return cls(float(data["limit"]), float(data["elapsed"]))
+        except (ValueError, KeyError, TypeError):
+            return None
+
+
+class TableLoop:
+    """The table program around the grammar. Implements :class:`webui.tableport.TablePort`."""
+
+    def __init__(
+        self,
+        session: Session,
+        table: Table,
+        *,
+        tags: TagSet | None = None,
+        language: str = "en",
+        clock: Callable[[], float] = time.monotonic,
+        join_code: str = "",
+        join_url: str = "",
+    ) -> None:
+        self.session = session
+        self.table = table
+        self.journal = session.journal
+        self.simulated = table.mode == "simulated"
+        stored = self.journal.tags()
+        if tags is None:
+            tags = TagSet(simulated_tags()) if table.mode != "pi" else TagSet()
+            for uid, meaning in stored.items():
+                tags.add(uid, meaning)
+        self.tags = tags
+        self.language = self.journal.setting("language") or language
+        self.clock = clock
+        self.join_code = join_code
+        self.join_url = join_url
+        self.grammar = g.GrammarState(last_input=clock())
+        self.inbox: queue.Queue[Any] = queue.Queue()
+        self.view: ScreenView | None = None
+        self._frame_number = 0
+        self._frame_listeners: list[Callable[[int], None]] = []
+        self._lock = threading.RLock()
+        self._answers: dict[int, Callable[[bool], None]] = {}
+        self._next_token = 1
+        self._stop = threading.Event()
+        self._threads: list[threading.Thread] = []
+        self.timer: GameTimer | None = self._load_timer()
+        self._last_clock = clock()
+        self.screens_shown = 0
+        self._unsubscribe = session.subscribe(self._on_game_change)
+
+    # --- the context the grammar reads ----------------------------------------------------------
+    def context(self) -> g.Context:
+        games = tuple((info.id, info.name) for info in self.journal.games())
+        return g.Context(
+            game=self.session.state,
+            now=self.clock(),
+            language=self.language,
+            tags=self.tags,
+            games=games,
+            game_id=self.session.game_id,
+            time_left=self.timer.left_s if self.timer is not None else None,
+            join_code=self.join_code,
+            join_url=self.join_url,
+        )
+
+    # --- one input ------------------------------------------------------------------------------
+    def handle(self, event: Any) -> None:
+        """Process one input: a grammar input, a hardware tap or button event, or a redraw."""
+        with self._lock:
+            grammar_input = self._translate(event)
+            if grammar_input is not None:
+                self._advance_timer()
+                self._step(grammar_input)
+            self.render()
+
+    def _translate(self, event: Any) -> g.Input | None:
+        from hardware.protocols import ControlEvent
+        from hardware.taps import Tap
+
+        if isinstance(event, Tap):
+            meaning = self.tags.resolve(format_uid(event.uid))
+            return g.TapIn(meaning, event.reader)
+        if isinstance(event, ControlEvent):
+            return g.Press(event.button, event.long)
+        if isinstance(event, _Redraw):
+            return None
+        result: g.Input = event
+        return result
+
+    def _step(self, event: g.Input) -> None:
+        ctx = self.context()
+        self.grammar, effects = g.step(self.grammar, event, ctx)
+        for effect in effects:
+            if not self._perform(effect):
+                break  # an action was refused: the effects after it no longer apply
+
+    def _perform(self, effect: g.Effect) -> bool:
+        if isinstance(effect, g.Submit):
+            try:
+                _, events = self.session.submit(effect.action)
+            except BankerError as error:
+                self._step(g.Refused(effect.action, error))
+                return False
+            self._after_submit(effect.action, events)
+            self._step(g.Applied(effect.action, events))
+            return True
+        if isinstance(effect, g.Beep):
+            self.table.controls.beep(effect.kind)  # type: ignore[arg-type]
+        elif isinstance(effect, g.Enroll):
+            self.tags.add(effect.uid, effect.meaning)
+            self.journal.set_tag(effect.uid, effect.meaning, time.time())
+        elif isinstance(effect, g.Answer):
+            answer = self._answers.pop(effect.token, None)
+            if answer is not None:
+                try:
+                    answer(effect.granted)
+                except Exception:  # a phone's callback must not stop the table
+                    log.exception("answering a phone's request failed")
+        elif isinstance(effect, g.SetLanguage):
+            self.language = effect.language
+            self.journal.set_setting("language", effect.language)
+        elif isinstance(effect, g.SwitchGame):
+            try:
+                self.session.switch(effect.game_id)
+            except BankerError as error:
+                self._step(g.Refused(Undo(), error))
+                return False
+            self.timer = self._load_timer()
+            self._step(g.Resumed(self.session.state.seq if self.session.state is not None else 0))
+        elif isinstance(effect, g.StartTimer):
+            self.timer = GameTimer(effect.minutes * 60.0)
+            self._save_timer()
+        return True
+
+    def _after_submit(self, action: Any, events: tuple[Event, ...]) -> None:
+        if isinstance(action, NewGame):
+            self.timer = None
+
+    # --- the timed game -------------------------------------------------------------------------
+    def _timer_key(self) -> str | None:
+        game_id = self.session.game_id
+        return None if game_id is None else f"timer:{game_id}"
+
+    def _load_timer(self) -> GameTimer | None:
+        key = self._timer_key()
+        if key is None:
+            return None
+        text = self.journal.setting(key)
+        return GameTimer.from_json(text) if text else None
+
+    def _save_timer(self) -> None:
+        key = self._timer_key()
+        if key is not None and self.timer is not None:
+            self.journal.set_setting(key, self.timer.to_json())
+            self.timer.saved_at = self.timer.elapsed_s
+
+    def _advance_timer(self) -> None:
+        now = self.clock()
+        delta, self._last_clock = max(0.0, now - self._last_clock), now
+        state = self.session.state
+        timer = self.timer
+        if timer is None or state is None or state.ended:
+            return
+        timer.elapsed_s = min(timer.limit_s, timer.elapsed_s + min(delta, 5.0))
+        if timer.elapsed_s - timer.saved_at >= TIMER_SAVE_S or timer.left_s <= 0:
+            self._save_timer()
+
+    # --- the screen -----------------------------------------------------------------------------
+    def render(self) -> None:
+        """Draw the screen if it changed since the last frame."""
+        view = screens.view(self.grammar, self.context())
+        if view == self.view:
+            return
+        self.view = view
+        self.table.display.show(view)
+        self.screens_shown += 1
+        with self._lock:
+            self._frame_number += 1
+            number = self._frame_number
+            listeners = list(self._frame_listeners)
+        for listener in listeners:
+            listener(number)
+
+    # --- feeding the loop -----------------------------------------------------------------------
+    def _on_game_change(self, state: GameState, events: tuple[Event, ...], action: Any) -> None:
+        self.inbox.put(_Redraw())  # runs under the session's lock: only enqueue
+
+    def pump(self) -> int:
+        """Move every waiting tap and button event into the grammar (synchronous use); returns how many."""
+        count = 0
+        for tap in self.table.hub.poll_once():
+            self.table.hub.get(0)
+            self.handle(tap)
+            count += 1
+        while (event := self.table.controls.get_event(0)) is not None:
+            self.handle(event)
+            count += 1
+        while True:
+            try:
+                item = self.inbox.get_nowait()
+            except queue.Empty:
+                break
+            self.handle(item)
+            count += 1
+        return count
+
+    def run(self, stop: threading.Event | None = None) -> None:
+        """Run until ``stop`` is set (or :meth:`stop`): the table program's main loop."""
+        if stop is not None:
+            self._stop = stop
+        hub = self.table.hub
+        hub.start()
+        self._start_feeder("taps", lambda: hub.get(timeout=0.5))
+        self._start_feeder("buttons", lambda: self.table.controls.get_event(timeout=0.5))
+        state = self.session.state
+        if state is not None and state.seq > 0:
+            self.handle(g.Resumed(state.seq))
+        self.render()
+        next_tick = self.clock() + TICK_S
+        while not self._stop.is_set():
+            try:
+                item = self.inbox.get(timeout=max(0.0, min(TICK_S, next_tick - self.clock())))
+            except queue.Empty:
+                item = None
+            if item is not None:
+                self._safe(item)
+            if self.clock() >= next_tick:
+                self._safe(g.Tick())
+                next_tick = self.clock() + TICK_S
+        self._save_timer()
+
+    def _safe(self, item: Any) -> None:
+        try:
+            self.handle(item)
+        except Exception:
+            # A bug in one flow must not take the table down: log it and go back to idle.
+            log.exception("the table could not handle %r", item)
+            with self._lock:
+                self.grammar = g.GrammarState(last_input=self.clock())
+
+    def _start_feeder(self, name: str, source: Callable[[], Any]) -> None:
+        def feed() -> None:
+            while not self._stop.is_set():
+                try:
+                    item = source()
+                except Exception:
+                    log.exception("reading the %s failed", name)
+                    self._stop.wait(1.0)
+                    continue
+                if item is not None:
+                    self.inbox.put(item)
+
+        thread = threading.Thread(target=feed, name=f"table-{name}", daemon=True)
+        thread.start()
+        self._threads.append(thread)
+
+    def stop(self) -> None:
+        self._stop.set()
+        for thread in self._threads:
+            thread.join(timeout=2)
+        self._threads.clear()
+        self._unsubscribe()
+
+    # --- TablePort: what the phone page may do --------------------------------------------------
+    def cards(self) -> list[CardInfo]:
+        from webui.tableport import CardInfo
+
+        game = self.session.state
+        edition = game.edition if game is not None else load_edition("us")
+        players = tuple(p.name for p in game.players) if game is not None else ()
+        out: list[CardInfo] = []
+        order = {"player": 0, "deed": 1, "square": 2, "card": 3}
+        for uid, meaning in self.tags.items():
+            parsed = parse_meaning(meaning)
+            if parsed.kind == "player" and players and parsed.seat >= len(players):
+                continue
+            group = ""
+            if parsed.kind == "deed":
+                prop = edition.by_square.get(parsed.square)
+                group = prop.group if prop is not None else ""
+            out.append(CardInfo(meaning, label(parsed, edition, players, self.language), parsed.kind, group, uid))
+
+        def key(card: CardInfo) -> tuple[int, int]:
+            parsed = parse_meaning(card.meaning)
+            return order[card.kind], parsed.seat if parsed.kind == "player" else parsed.square
+
+        return sorted(out, key=key)
+
+    def tap(self, meaning: str) -> None:
+        uid = self.tags.uid_of(meaning)
+        if uid is None:
+            raise ValueError(f"no card is enrolled as {meaning!r}")
+        self.tap_uid(uid)
+
+    def tap_uid(self, uid: str) -> None:
+        """Put a card with this UID on the first reader for one placement (simulated or emulated)."""
+        if self.table.mode == "simulated":
+            reader = self.table.readers[0]
+            assert isinstance(reader, SimulatedReader)
+            reader.tap(uid)
+            return
+        if self.table.emulation is not None:
+            from hardware.emulator import EmulatedCard
+            from hardware.iso14443 import parse_uid
+
+            raw = parse_uid(uid)
+            card = EmulatedCard.classic(raw) if len(raw) == 4 else EmulatedCard.ntag(raw)
+            chip = self.table.emulation.chips[0]
+            chip.place(card)
+            timer = threading.Timer(0.3, chip.remove, args=(card,))
+            timer.daemon = True
+            timer.start()
+            return
+        raise ValueError("cards can be tapped from the page only on a simulated table")
+
+    def press(self, button: str, long: bool = False) -> None:
+        if button not in ("ok", "cancel", "up", "down"):
+            raise ValueError(f"button is ok, cancel, up or down, not {button!r}")
+        controls: Any = self.table.controls
+        if self.table.mode == "simulated":
+            controls.press(button, long=long)
+            return
+        if self.table.emulation is not None:
+            from hardware.protocols import ControlEvent
+
+            controls.events.put(ControlEvent(button, long))  # type: ignore[arg-type]
+            return
+        raise ValueError("buttons can be pressed from the page only on a simulated table")
+
+    def frame_png(self, scale: int = 1) -> bytes:
+        display = self.table.display
+        if isinstance(display, SimulatedDisplay):
+            return display.png_bytes(scale=scale)
+        import io
+
+        from PIL import Image
+
+        image = render_view(self.view or ScreenView())
+        if scale != 1:
+            image = image.resize((image.width * scale, image.height * scale), Image.Resampling.NEAREST)
+        buffer = io.BytesIO()
+        image.save(buffer, format="PNG")
+        return buffer.getvalue()
+
+    @property
+    def frame_number(self) -> int:
+        return self._frame_number
+
+    def add_frame_listener(self, callback: Callable[[int], None]) -> Callable[[], None]:
+        with self._lock:
+            self._frame_listeners.append(callback)
+
+        def remove() -> None:
+            with self._lock:
+                if callback in self._frame_listeners:
+                    self._frame_listeners.remove(callback)
+
+        return remove
+
+    def ask_banker(self, who: str, answer: Callable[[bool], None]) -> None:
+        with self._lock:
+            token = self._next_token
+            self._next_token += 1
+            self._answers[token] = answer
+        self.inbox.put(g.BankerRequest(who, token))

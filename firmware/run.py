@@ -1,0 +1,143 @@
+"""``banker run``: the table program. One process: the table loop, the phone page and the journal.
+
+It opens the hardware (the Pi's, ``--emulated`` or ``--simulated``), opens the journal in the data
+directory, resumes the game in progress (and says so on the OLED), serves the phone page on
+``--port``, and runs the table's loop until SIGTERM or SIGINT; then it saves, closes the journal
+and leaves "stopped" on the display.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import signal
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+from banker.journal import Journal
+from banker.session import Session
+from firmware.config import Config, ConfigError, load_config
+from firmware.loop import TableLoop
+from hardware.display import ScreenView
+from hardware.errors import HardwareError
+from hardware.factory import Table, open_table
+
+log = logging.getLogger("banker.run")
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("run", help="run the table: readers, OLED, buttons and the phone page",
+                       description="Run the table program. Example: banker run --simulated --port 8080 --data-dir /tmp/t")
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument("--simulated", action="store_true",
+                      help="no hardware: play on the simulated table page in a browser")
+    mode.add_argument("--emulated", action="store_true",
+                      help="the real drivers over emulated chips (for testing the whole program)")
+    p.add_argument("--config", help="the settings file (TOML; see firmware/config.py)")
+    p.add_argument("--port", type=int, help="port of the phone page (default: the config's, else 8080)")
+    p.add_argument("--host", help="address to listen on (default 0.0.0.0; 127.0.0.1 keeps it on this machine)")
+    p.add_argument("--data-dir", help="directory of the journal (default: the config's)")
+    p.add_argument("--lang", choices=["en", "ru", "bg"], help="the table's language")
+    p.set_defaults(func=cmd_run)
+
+
+def local_address() -> str:
+    """This machine's first network address (as phones on the same Wi-Fi reach it), or 127.0.0.1."""
+    try:
+        out = subprocess.run(["hostname", "-I"], capture_output=True, text=True, timeout=2, check=False).stdout
+    except (OSError, subprocess.SubprocessError):
+        return "127.0.0.1"
+    for address in out.split():
+        if "." in address and not address.startswith("127."):
+            return address
+    return "127.0.0.1"
+
+
+def settings(args: argparse.Namespace) -> Config:
+    config = load_config(args.config)
+    values = dict(config.__dict__)
+    if args.port is not None:
+        values["port"] = args.port
+    if args.host:
+        values["host"] = args.host
+    if args.data_dir:
+        values["data_dir"] = Path(args.data_dir)
+    if args.lang:
+        values["language"] = args.lang
+    return Config(**values)
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    try:
+        config = settings(args)
+        mode = "simulated" if args.simulated else "emulated" if args.emulated else "pi"
+        table_config = config.table_config(mode)
+    except ConfigError as error:
+        print(f"banker run: {error}", file=sys.stderr)
+        return 2
+    stop = threading.Event()
+
+    def on_signal(signum: int, _frame: FrameType | None) -> None:
+        log.info("stopping (signal %d)", signum)
+        stop.set()
+
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+    try:
+        table = open_table(table_config)
+    except HardwareError as error:
+        print(f"banker run: {error}", file=sys.stderr)
+        return 3
+    try:
+        return serve(config, table, stop, mode)
+    finally:
+        table.close()
+
+
+def serve(config: Config, table: Table, stop: threading.Event, mode: str) -> int:
+    """Run the table and the phone page on an opened table until ``stop`` is set."""
+    from webui import create_app
+    from webui.join import join_code, join_url
+    from webui.server import start
+
+    config.data_dir.mkdir(parents=True, exist_ok=True)
+    journal = Journal(config.journal_path)
+    server = None
+    loop: TableLoop | None = None
+    try:
+        session = Session.resume(journal)
+        host_for_phones = "127.0.0.1" if mode == "simulated" or config.host.startswith("127.") else local_address()
+        code = join_code(journal)
+        loop = TableLoop(session, table, language=config.language)
+        app = create_app(session, table=loop, config={"DATA_DIR": str(config.data_dir), "LANGUAGE": loop.language})
+        server = start(app, config.host, config.port)
+        base = f"http://{host_for_phones}:{server.port}"
+        app.config["BASE_URL"] = base
+        loop.join_code, loop.join_url = code, join_url(base, code)
+        if mode == "simulated":
+            print(f"Simulated table: open {base}/table", flush=True)
+        print(f"Phones: {loop.join_url} (code {code})", flush=True)
+        log.info("journal %s, game %s", config.journal_path, session.game_id)
+        loop.run(stop)
+        return 0
+    finally:
+        if loop is not None:
+            loop.stop()
+            try:
+                table.display.show(ScreenView(title="Table banker", lines=("Stopped.", "Nothing is lost.")))
+            except HardwareError:
+                pass
+        if server is not None:
+            server.close()
+        journal.close()
+        closer = getattr(table.display, "close", None)
+        if closer is not None:
+            try:
+                closer(clear=False)
+            except TypeError:
+                closer()

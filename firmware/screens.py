@@ -1,0 +1,558 @@
+"""What the OLED shows, as data: ``view(grammar_state, context) -> ScreenView``.
+
+Pure: computed from the grammar's step and the game, in the table's language and the edition's
+money format. Drawing stays in :mod:`hardware.display`. The screen is 21 characters wide: lines
+wrap, titles end in "…" rather than being cut mid-letter, and money is the big bold line.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from typing import Any
+
+from banker.actions import (
+    Action,
+    AuctionClose,
+    Bankrupt,
+    Bid,
+    Build,
+    Buy,
+    Collect,
+    DrawCard,
+    EndGame,
+    FreeParking,
+    GoToJail,
+    JailFine,
+    KeepMortgaged,
+    LeaveJail,
+    Mortgage,
+    NewGame,
+    Pay,
+    PayDebt,
+    Rent,
+    Salary,
+    SellBuilding,
+    StartAuction,
+    Tax,
+    Undo,
+    Unmortgage,
+    UseJailCard,
+)
+from banker.deeds import rent_for
+from banker.engine import apply
+from banker.errors import BankerError
+from banker.ledger import Event
+from banker.messages import label as word
+from banker.messages import render
+from banker.scores import final_scores
+from banker.state import GameState
+from banker.text import describe_event
+from banker.worth import liquidation_value
+from firmware import grammar as g
+from firmware import texts
+from firmware.tags import Meaning
+from firmware.tags import label as tag_label
+from hardware.display import ScreenView
+
+WIDTH_CHARS = 21
+"""Characters of the 6-pixel font on a 128-pixel line."""
+
+
+def t(ctx: g.Context, key: str, **values: Any) -> str:
+    return render(texts.PREFIX + key, values, ctx.language)
+
+
+def view(gs: g.GrammarState, ctx: g.Context) -> ScreenView:
+    current = gs.step
+    handler = _VIEWS.get(type(current))
+    if handler is None:  # pragma: no cover - every step has a view
+        return ScreenView(title="?")
+    result: ScreenView = handler(current, ctx)
+    return result
+
+
+def columns(left: str, right: str, width: int = WIDTH_CHARS) -> str:
+    """``left`` and ``right`` on one line of ``width`` characters (the font is monospaced)."""
+    room = width - len(right) - 1
+    if room < 1:
+        return f"{left} {right}"
+    if len(left) > room:
+        left = left[: max(1, room - 1)] + "…"
+    return left + " " * (width - len(left) - len(right)) + right
+
+
+def clock(seconds: float) -> str:
+    seconds = max(0, int(seconds))
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+
+
+# --- idle ------------------------------------------------------------------------------------------
+def _idle(step: g.Idle, ctx: g.Context) -> ScreenView:
+    game = ctx.game
+    if game is None:
+        lines = [t(ctx, "no_game")]
+        if ctx.join_code:
+            lines.append(t(ctx, "join_code", code=ctx.join_code))
+        return ScreenView(title=t(ctx, "title_banker"), lines=tuple(lines), footer=t(ctx, "footer_setup"))
+    if game.ended:
+        return _scores(game, ctx)
+    if game.auction is not None:
+        return _auction(game, ctx)
+    if game.debts:
+        return _debt(game, ctx)
+    if game.decisions:
+        decision = game.decisions[0]
+        name = game.players[decision.player].name
+        prop = game.edition.properties[decision.property]
+        return ScreenView(title=t(ctx, "title_decision"),
+                          lines=(t(ctx, "decision_line", player=name, property=prop.name),),
+                          footer=t(ctx, "tap_card_of", player=name))
+    return _balances(step, game, ctx)
+
+
+def _balances(step: g.Idle, game: GameState, ctx: g.Context) -> ScreenView:
+    active = [p for p in game.players]
+    pages = max(1, -(-len(active) // g.PLAYERS_PER_PAGE))
+    page = step.page % pages
+    shown = active[page * g.PLAYERS_PER_PAGE:(page + 1) * g.PLAYERS_PER_PAGE]
+    lines = []
+    for player in shown:
+        money = t(ctx, "bankrupt_short") if player.bankrupt else game.money(player.cash)
+        mark = "*" if player.in_jail else ""
+        lines.append(columns(player.name + mark, money))
+    if game.rules.free_parking_pot and len(lines) < g.PLAYERS_PER_PAGE:
+        lines.append(columns(t(ctx, "pot"), game.money(game.pot)))
+    if ctx.time_left is not None:
+        title = t(ctx, "time_left", time=clock(ctx.time_left))
+    else:
+        title = t(ctx, "title_balances")
+    if pages > 1:
+        title = columns(title, f"{page + 1}/{pages}")
+    return ScreenView(title=title, lines=tuple(lines))
+
+
+def _auction(game: GameState, ctx: g.Context) -> ScreenView:
+    auction = game.auction
+    assert auction is not None
+    if auction.property is not None:
+        what = game.edition.properties[auction.property].name
+    else:
+        what = word(auction.building, ctx.language)
+    if auction.high_bidder is not None:
+        high = t(ctx, "high_bid", player=game.players[auction.high_bidder].name)
+        amount: str | None = game.money(auction.high_bid)
+    else:
+        high = t(ctx, "no_bids")
+        amount = None
+    lines = (high,) if amount is not None else (high, t(ctx, "tap_to_bid"))
+    return ScreenView(title=t(ctx, "title_auction", what=what), lines=lines, amount=amount,
+                      footer=t(ctx, "footer_auction"))
+
+
+def _debt(game: GameState, ctx: g.Context) -> ScreenView:
+    debt = game.debts[0]
+    seat = debt.debtor
+    player = game.players[seat]
+    total = game.debt_total(seat)
+    creditor = game.name_of(debt.creditor) if debt.creditor not in ("bank", "pot") else word(debt.creditor,
+                                                                                              ctx.language)
+    can_raise = liquidation_value(game, seat)
+    lines = (t(ctx, "owes", player=player.name, creditor=creditor),
+             t(ctx, "debt_cash", cash=game.money(player.cash), value=game.money(can_raise)))
+    title = t(ctx, "title_debt") if can_raise >= total else t(ctx, "title_debt_bankrupt")
+    return ScreenView(title=title, lines=lines, amount=game.money(total),
+                      footer=t(ctx, "tap_card_of", player=player.name))
+
+
+def _scores(game: GameState, ctx: g.Context) -> ScreenView:
+    lines = []
+    for score in final_scores(game):
+        worth = t(ctx, "bankrupt_short") if score.bankrupt else game.money(score.net_worth)
+        lines.append(columns(f"{score.place}. {score.player}", worth))
+    return ScreenView(title=t(ctx, "title_game_over", winner=game.winner or "-"), lines=tuple(lines))
+
+
+# --- a player's card -------------------------------------------------------------------------------
+def _player(step: g.PlayerStep, ctx: g.Context) -> ScreenView:
+    game = ctx.game
+    if game is None:
+        return ScreenView()
+    player = game.players[step.seat]
+    items = g.player_items(ctx, step.seat)
+    lines = tuple(_item_text(item, ctx) for item in items)
+    index = min(step.index, len(items) - 1)
+    title = columns(player.name, game.money(player.cash))
+    return ScreenView(title=title, lines=(t(ctx, "tap_next"), *lines), highlight=index + 1,
+                      footer=t(ctx, "footer_menu"))
+
+
+def _item_text(item: g.Item, ctx: g.Context) -> str:
+    values = dict(item.params)
+    if item.key == "enroll_as":
+        edition = ctx.edition
+        return tag_label(str(values["meaning"]), edition, ctx.players(), ctx.language)
+    return t(ctx, "item_" + item.key, **values)
+
+
+def _menu(step: g.Menu, ctx: g.Context) -> ScreenView:
+    title = t(ctx, "menu_" + step.title_key, **dict(step.title_params))
+    lines = tuple(_item_text(item, ctx) for item in step.items)
+    if not lines:
+        return ScreenView(title=title, lines=(t(ctx, "menu_empty"),), footer=t(ctx, "footer_back"))
+    return ScreenView(title=title, lines=lines, highlight=min(step.index, len(lines) - 1),
+                      footer=t(ctx, "footer_menu_ok"))
+
+
+# --- a tag tapped first ----------------------------------------------------------------------------
+def _waiting(step: g.Waiting, ctx: g.Context) -> ScreenView:
+    game = ctx.game
+    if game is None:
+        return ScreenView()
+    meaning = step.meaning
+    if meaning.kind == "deed":
+        return deed_card(game, game.edition.by_square[meaning.square].id, ctx)
+    what = tag_label(meaning, game.edition, ctx.players(), ctx.language)
+    return ScreenView(title=what, lines=(t(ctx, "tap_player_card"),), footer=t(ctx, "footer_back"))
+
+
+def _rent_from(step: g.RentFrom, ctx: g.Context) -> ScreenView:
+    game = ctx.game
+    if game is None:
+        return ScreenView()
+    prop = game.edition.property(step.property)
+    owner = game.players[step.seat].name
+    return ScreenView(title=prop.name, lines=(t(ctx, "collects_from", player=owner),),
+                      footer=t(ctx, "tap_payer_card"))
+
+
+def deed_card(game: GameState, prop_id: str, ctx: g.Context) -> ScreenView:
+    """A title deed as it stands now: owner, rent now, buildings, mortgage."""
+    prop = game.edition.property(prop_id)
+    ps = game.props[prop.number]
+    money = game.money
+    lines: list[str] = []
+    if ps.owner is None:
+        lines.append(t(ctx, "for_sale", price=money(prop.price)))
+    else:
+        lines.append(t(ctx, "owner", player=game.players[ps.owner].name))
+        if ps.mortgaged:
+            lines.append(t(ctx, "mortgaged_no_rent", amount=money(game.rules.lift_cost(prop.mortgage))))
+        elif prop.kind == "utility":
+            owned = sum(1 for n in game.edition.groups[prop.group] if game.props[n].owner == ps.owner)
+            lines.append(t(ctx, "rent_dice", times=4 if owned == 1 else 10))
+        else:
+            amount, basis = rent_for(game.edition, game.rules, game.props, prop)
+            lines.append(columns(t(ctx, "rent_now"), money(amount)))
+            lines.append(basis_text(basis, ctx))
+    return ScreenView(title=prop.name, lines=tuple(lines), footer=t(ctx, "tap_player_card"))
+
+
+def basis_text(basis: str, ctx: g.Context) -> str:
+    """Why the rent is what it is: "2 houses", "whole group: double", "3 railroads"."""
+    kind, _, number = basis.partition("_")
+    if kind in ("houses", "railroads", "utilities") and number.isdigit():
+        return t(ctx, "basis_" + kind, count=int(number))
+    return t(ctx, "basis_" + basis)
+
+
+# --- confirmations ---------------------------------------------------------------------------------
+def _confirm(step: g.Confirm, ctx: g.Context) -> ScreenView:
+    events, error = g.preview(ctx, step.action)
+    decline = "footer_decline" if isinstance(step.action, Buy) else "footer_back"
+    result = confirm_view(step.action, events, error, ctx, decline)
+    if error is not None:
+        lines = scrolled(error.translated(ctx.language), 3, step.since, ctx.now)
+        return ScreenView(title=result.title, lines=lines, footer=t(ctx, "footer_back"))
+    return result
+
+
+def _flow(events: tuple[Event, ...], name: str) -> int:
+    """Money the player ``name`` receives (positive) or pays (negative) in these events."""
+    total = 0
+    for event in events:
+        if event.transaction is not None:
+            total += sum(amount for account, amount in event.transaction.postings if account == name)
+    return total
+
+
+def _signed(game: GameState, amount: int) -> str:
+    return ("+" if amount > 0 else "") + game.money(abs(amount)) if amount else game.money(0)
+
+
+def confirm_view(action: Action, events: tuple[Event, ...], error: BankerError | None, ctx: g.Context,
+                 decline: str = "footer_back") -> ScreenView:
+    """The confirmation of ``action``: what it does and the money, from the engine's own dry run."""
+    game = ctx.game
+    title = _action_title(action, ctx)
+    if error is not None:
+        return ScreenView(title=title, lines=(error.translated(ctx.language),), inverted=False)
+    if game is None:
+        if isinstance(action, NewGame):
+            return ScreenView(title=title, lines=(", ".join(action.players),), footer=t(ctx, "footer_ok"))
+        return ScreenView(title=title)
+    actor = action.actor or ""
+    flow = _flow(events, actor) if actor else 0
+    kinds = [e.kind for e in events]
+    footer = t(ctx, "footer_ok_pay" if flow < 0 else "footer_ok")
+    if decline != "footer_back":
+        footer = t(ctx, decline)
+    if "debt" in kinds:
+        debt_event = next(e for e in events if e.kind == "debt")
+        owed = int(debt_event.params.get("amount", 0))
+        to = str(debt_event.params.get("to", ""))
+        creditor = word(to, ctx.language) if to in ("bank", "pot") else to
+        debt_lines = (t(ctx, "becomes_debt", player=actor, creditor=creditor),
+                      t(ctx, "debt_missing", amount=game.money(int(debt_event.params.get("missing", 0)))))
+        return ScreenView(title=title, lines=debt_lines, amount=game.money(owed), footer=t(ctx, "footer_ok_owe"))
+    lines = tuple(_action_lines(action, events, ctx))
+    amount: str | None = None
+    if flow:
+        amount = _signed(game, flow) if flow > 0 else game.money(-flow)
+    elif isinstance(action, AuctionClose):
+        won = next((e for e in events if e.kind == "auction_won"), None)
+        if won is not None:
+            amount = game.money(int(won.params.get("amount", 0)))
+    return ScreenView(title=title, lines=lines, amount=amount, footer=footer)
+
+
+def _action_title(action: Action, ctx: g.Context) -> str:
+    game = ctx.game
+    prop_id = getattr(action, "property", None)
+    if game is not None and isinstance(prop_id, str) and prop_id in game.edition.by_id \
+            and not isinstance(action, (Bid,)):
+        return game.edition.by_id[prop_id].name
+    if isinstance(action, DrawCard) and game is not None:
+        return game.edition.deck_names.get(action.deck, action.deck)
+    if isinstance(action, Tax) and game is not None:
+        return game.edition.square(action.square).name
+    key = {Salary: "title_go", Pay: "title_pay", Collect: "title_collect", PayDebt: "title_pay_debt",
+           Bankrupt: "title_bankrupt", AuctionClose: "title_close_auction", FreeParking: "title_free_parking",
+           GoToJail: "title_jail", JailFine: "title_jail", UseJailCard: "title_jail", LeaveJail: "title_jail",
+           Undo: "title_undo", EndGame: "title_end_game", NewGame: "title_new_game"}.get(type(action), "title_confirm")
+    return t(ctx, key)
+
+
+def _action_lines(action: Action, events: tuple[Event, ...], ctx: g.Context) -> list[str]:
+    game = ctx.game
+    assert game is not None
+    actor = action.actor or ""
+    if isinstance(action, Rent):
+        no_rent = next((e for e in events if e.kind == "no_rent"), None)
+        if no_rent is not None:
+            return [t(ctx, "no_rent", basis=word(str(no_rent.params.get("basis", "")), ctx.language))]
+        paid = next((e for e in events if e.kind == "paid"), None)
+        basis = str(paid.params.get("basis", "")) if paid is not None else ""
+        owner = str(paid.params.get("to", "")) if paid is not None else ""
+        why = basis_text(basis, ctx)
+        if action.dice is not None:
+            why = t(ctx, "dice_basis", dice=action.dice, basis=why)
+        return [t(ctx, "rent_line", player=actor, to=owner, basis=why)]
+    if isinstance(action, Buy):
+        return [t(ctx, "buys", player=actor)]
+    if isinstance(action, StartAuction):
+        return [t(ctx, "auction_offer")]
+    if isinstance(action, Build):
+        built = next((e for e in events if e.kind == "built"), None)
+        if built is not None and built.params.get("hotel"):
+            return [t(ctx, "builds_hotel", player=actor)]
+        houses = int(built.params.get("houses", 0)) if built is not None else 0
+        return [t(ctx, "builds_house", player=actor, number=houses)]
+    if isinstance(action, SellBuilding):
+        return [t(ctx, "sells_building", player=actor)]
+    if isinstance(action, Mortgage):
+        return [t(ctx, "mortgage_line", player=actor)]
+    if isinstance(action, Unmortgage):
+        prop = game.edition.property(action.property)
+        interest = game.rules.interest(prop.mortgage)
+        return [t(ctx, "lift_line", value=game.money(prop.mortgage), interest=game.money(interest),
+                  percent=game.rules.mortgage_interest_percent)]
+    if isinstance(action, KeepMortgaged):
+        return [t(ctx, "keep_line", percent=game.rules.mortgage_interest_percent)]
+    if isinstance(action, Salary):
+        return [t(ctx, "salary_line", player=actor)]
+    if isinstance(action, Pay):
+        to = word(action.to, ctx.language) if action.to in ("bank", "pot") else action.to
+        return [t(ctx, "pays_to", player=actor, to=to)]
+    if isinstance(action, Collect):
+        return [t(ctx, "bank_pays", player=actor)]
+    if isinstance(action, Tax):
+        return [t(ctx, "pays_tax", player=actor)]
+    if isinstance(action, DrawCard):
+        card = game.edition.card(action.deck, action.card)
+        return [card.text]
+    if isinstance(action, PayDebt):
+        return [t(ctx, "pays_debts", player=actor)]
+    if isinstance(action, Bankrupt):
+        return [t(ctx, "bankrupt_line", player=actor), t(ctx, "bankrupt_settles")]
+    if isinstance(action, AuctionClose):
+        won = next((e for e in events if e.kind == "auction_won"), None)
+        if won is not None:
+            return [t(ctx, "auction_sold", player=str(won.params.get("player", "")))]
+        return [t(ctx, "auction_unsold")]
+    if isinstance(action, FreeParking):
+        return [t(ctx, "takes_pot", player=actor)]
+    if isinstance(action, GoToJail):
+        return [t(ctx, "goes_to_jail", player=actor)]
+    if isinstance(action, JailFine):
+        return [t(ctx, "pays_fine", player=actor)]
+    if isinstance(action, UseJailCard):
+        return [t(ctx, "uses_card", player=actor)]
+    if isinstance(action, LeaveJail):
+        return [t(ctx, "rolled_double", player=actor)]
+    return [describe_event(game.edition, e, ctx.language) for e in events[:3]]
+
+
+def _dice(step: g.Dice, ctx: g.Context) -> ScreenView:
+    title = _action_title(step.action, ctx)
+    return ScreenView(title=title, lines=(t(ctx, "dice_question"),), amount=str(step.value),
+                      footer=t(ctx, "footer_set"))
+
+
+def _amount(step: g.Amount, ctx: g.Context) -> ScreenView:
+    game = ctx.game
+    if game is None:
+        return ScreenView()
+    name = game.players[step.seat].name
+    if step.purpose == "transfer":
+        title = t(ctx, "title_transfer", player=name, to=step.to)
+    elif step.purpose == "bid":
+        assert game.auction is not None or True
+        title = t(ctx, "title_bid", player=name)
+    elif step.purpose == "pay_bank":
+        title = t(ctx, "title_pay_bank", player=name)
+    else:
+        title = t(ctx, "title_collect_bank", player=name)
+    lines: tuple[str, ...] = ()
+    if step.purpose == "bid" and game.auction is not None and game.auction.high_bidder is not None:
+        lines = (t(ctx, "bid_above", amount=game.money(game.auction.high_bid)),)
+    elif step.purpose in ("transfer", "pay_bank", "bid"):
+        lines = (t(ctx, "has_cash", amount=game.money(game.players[step.seat].cash)),)
+    step_size = g.AMOUNT_STEPS[step.step_index]
+    return ScreenView(title=title, lines=lines, amount=game.money(step.value),
+                      footer=t(ctx, "footer_amount", step=step_size))
+
+
+def scrolled(text: str, rows: int, since: float, now: float) -> tuple[str, ...]:
+    """``text`` wrapped to the screen's width; when it has more than ``rows`` lines, the window moves
+    down one line every :data:`firmware.grammar.SCROLL_S` seconds from ``since``, then starts again."""
+    wrapped = textwrap.wrap(text, WIDTH_CHARS) or [""]
+    if len(wrapped) <= rows:
+        return (text,)
+    positions = len(wrapped) - rows + 2  # rest a little at the end before starting again
+    offset = min(int(max(0.0, now - since) / g.SCROLL_S) % positions, len(wrapped) - rows)
+    return tuple(wrapped[offset:offset + rows])
+
+
+def _notice(step: g.Notice, ctx: g.Context) -> ScreenView:
+    if step.error:
+        text = step.text or t(ctx, "notice_" + step.key, **dict(step.params))
+        return ScreenView(title=t(ctx, "title_refused"), lines=scrolled(text, 4, step.since, ctx.now),
+                          inverted=True)
+    if step.key == "done":
+        game = ctx.game
+        if game is None:
+            return ScreenView(title=t(ctx, "title_done"))
+        shown = [e for e in step.events if e.kind not in ("card",)] or list(step.events)
+        lines = tuple(describe_event(game.edition, e, ctx.language) for e in shown[:4])
+        return ScreenView(title=t(ctx, "title_done"), lines=lines)
+    if step.text:
+        return ScreenView(title=t(ctx, "title_banker"), lines=(step.text,))
+    return ScreenView(title=t(ctx, "title_banker"), lines=(t(ctx, "notice_" + step.key, **dict(step.params)),))
+
+
+def _undo(step: g.UndoAsk, ctx: g.Context) -> ScreenView:
+    game = ctx.game
+    lines: tuple[str, ...] = ()
+    if game is not None and game.history is not None:
+        events = _events_of_last(game)
+        described = [describe_event(game.edition, e, ctx.language) for e in events if e.kind != "card"]
+        lines = tuple(described[:3]) or (game.history.action.name,)
+    return ScreenView(title=t(ctx, "title_undo"), lines=lines, footer=t(ctx, "footer_undo"))
+
+
+def _events_of_last(game: GameState) -> tuple[Event, ...]:
+    assert game.history is not None
+    try:
+        return apply(game.history.previous, game.history.action)[1]
+    except BankerError:  # pragma: no cover - the action was applied to exactly that state before
+        return ()
+
+
+def _unknown(step: g.UnknownTag, ctx: g.Context) -> ScreenView:
+    return ScreenView(title=t(ctx, "title_unknown_tag"), lines=(step.uid, t(ctx, "unknown_tag_hint")),
+                      footer=t(ctx, "footer_enroll"))
+
+
+def _banker_ask(step: g.BankerAsk, ctx: g.Context) -> ScreenView:
+    return ScreenView(title=t(ctx, "title_banker_ask"), lines=(t(ctx, "banker_ask", who=step.who),),
+                      footer=t(ctx, "footer_allow"))
+
+
+def _enrolling(step: g.Enrolling, ctx: g.Context) -> ScreenView:
+    total = len(step.meanings)
+    if step.position >= total:
+        return ScreenView(title=t(ctx, "title_enroll", number=total, total=total))
+    meaning = step.meanings[step.position]
+    what = tag_label(meaning, ctx.edition, ctx.players(), ctx.language)
+    uid = ctx.tags.uid_of(meaning)
+    lines = [t(ctx, "enroll_tap"), what]
+    if uid is not None:
+        lines.append(t(ctx, "enroll_has", uid=uid))
+    return ScreenView(title=t(ctx, "title_enroll", number=step.position + 1, total=total), lines=tuple(lines),
+                      footer=t(ctx, "footer_enrolling"))
+
+
+def _wizard(step: g.NewGameWizard, ctx: g.Context) -> ScreenView:
+    question, index = g.wizard_question(step)
+    language = ctx.language if ctx.language in g.NAMES else "en"
+    if question == "edition":
+        from banker.edition import load_edition
+
+        value = load_edition(g.EDITIONS[step.edition]).name
+    elif question == "count":
+        value = str(step.count)
+    elif question == "names":
+        value = g.NAMES[language][step.names[index]]
+    elif question == "preset":
+        value = t(ctx, "preset_" + list(g.PRESETS)[step.preset])
+    elif question == "mode":
+        value = t(ctx, "mode_" + g.MODES[step.mode])
+    elif question == "minutes":
+        value = t(ctx, "minutes", minutes=g.TIMED_MINUTES[step.minutes])
+    else:
+        action = g.wizard_action(step, ctx)
+        mode = t(ctx, "mode_" + g.MODES[step.mode])
+        return ScreenView(title=t(ctx, "title_new_game"),
+                          lines=(", ".join(action.players), mode), footer=t(ctx, "footer_start"))
+    if question == "names":
+        prompt = t(ctx, "ask_name", number=index + 1)
+    else:
+        prompt = t(ctx, "ask_" + question)
+    return ScreenView(title=t(ctx, "title_new_game"), lines=(prompt, "▲▼ " + value), footer=t(ctx, "footer_next"))
+
+
+def _join(step: g.ShowJoin, ctx: g.Context) -> ScreenView:
+    return ScreenView(title=t(ctx, "title_phones"), lines=(t(ctx, "scan_qr"), ctx.join_code), qr=ctx.join_url)
+
+
+_VIEWS: dict[type, Any] = {
+    g.Idle: _idle,
+    g.PlayerStep: _player,
+    g.Menu: _menu,
+    g.Waiting: _waiting,
+    g.RentFrom: _rent_from,
+    g.Confirm: _confirm,
+    g.Dice: _dice,
+    g.Amount: _amount,
+    g.Notice: _notice,
+    g.UndoAsk: _undo,
+    g.UnknownTag: _unknown,
+    g.BankerAsk: _banker_ask,
+    g.Enrolling: _enrolling,
+    g.NewGameWizard: _wizard,
+    g.ShowJoin: _join,
+}
+
+__all__ = ["Meaning", "columns", "confirm_view", "deed_card", "view"]

@@ -1,0 +1,376 @@
+"""The table's flows, played with taps and presses through the real grammar, loop and simulated parts."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from tests.firmware.conftest import Play
+
+
+def test_rent_is_two_taps_and_one_press(play: Play) -> None:
+    play.do("tap:Ann", "tap:baltic", "ok", "wait:4")
+    before = play.cash("Bob")
+    play.do("tap:Bob", "tap:baltic")
+    assert "Bob → Ann" in play.screen() and "$4" in play.screen()
+    assert play.cash("Bob") == before, "nothing moves before OK"
+    play.do("ok")
+    assert play.cash("Bob") == before - 4
+    assert play.cash("Ann") == 1500 - 60 + 4
+    assert json.loads(play.actions()[-1]) == {"action": "rent", "player": "Bob", "property": "baltic"}
+
+
+def test_rent_with_the_deed_tapped_first(play: Play) -> None:
+    play.do("tap:Ann", "tap:baltic", "ok", "wait:4")
+    play.do("tap:baltic")
+    assert "Owner: Ann" in play.screen() and "Rent now" in play.screen()
+    play.do("tap:Bob")
+    play.do("ok")
+    assert play.cash("Bob") == 1496
+
+
+def test_a_deed_alone_goes_back_to_idle(play: Play) -> None:
+    play.do("tap:baltic")
+    assert "For sale: $60" in play.screen()
+    play.do("wait:7")
+    assert play.screen().startswith("Balances")
+    assert play.actions() == []
+
+
+def test_the_owners_card_first_then_the_payer(play: Play) -> None:
+    play.do("tap:Ann", "tap:baltic", "ok", "wait:4")
+    play.do("tap:Ann", "tap:baltic")
+    assert "Collect rent…" in play.screen()
+    play.do("ok")  # the first item: collect rent
+    assert "Ann collects rent from…" in play.screen()
+    play.do("tap:Bob")
+    play.do("ok")
+    assert play.cash("Bob") == 1496
+
+
+def test_railroad_rent_counts_the_owners_railroads(play: Play) -> None:
+    for railroad in ("reading_railroad", "short_line"):
+        play.do("tap:Ann", f"tap:{railroad}", "ok", "wait:4")
+    play.do("tap:Bob", "tap:short_line")
+    assert "2 railroad(s) owned" in play.screen() and "$50" in play.screen()
+    play.do("ok")
+    assert play.cash("Bob") == 1450
+
+
+def test_utility_rent_asks_for_the_dice(play: Play) -> None:
+    play.do("tap:Ann", "tap:electric_company", "ok", "wait:4")
+    play.do("tap:Bob", "tap:electric_company")
+    assert "Dice total?" in play.screen()
+    play.do("up", "up", "up")  # 7 → 10
+    assert "10" in play.screen()
+    play.do("ok")
+    assert "$40" in play.screen()
+    play.do("ok")
+    assert play.cash("Bob") == 1460
+
+
+def test_a_mortgaged_deed_says_why_no_rent_is_due(play: Play) -> None:
+    play.do("tap:Ann", "tap:baltic", "ok", "wait:4")
+    play.do("tap:Ann", "tap:baltic")
+    play.choose("Mortgage +$30")
+    play.do("ok", "wait:4")
+    assert play.json()["properties"]["baltic"]["mortgaged"]
+    play.do("tap:Bob", "tap:baltic")
+    assert "No rent: it is mortgaged." in play.screen()
+    play.do("ok")
+    assert play.cash("Bob") == 1500
+
+
+def test_lifting_a_mortgage_shows_the_interest(play: Play) -> None:
+    play.do("tap:Ann", "tap:baltic", "ok", "wait:4")
+    play.do("tap:Ann", "tap:baltic")
+    play.choose("Mortgage")
+    play.do("ok", "wait:4")
+    play.do("tap:Ann", "tap:baltic")
+    play.choose("Lift mortgage $33")
+    assert "$30 + 10 % = $3 more" in play.screen() and "$33" in play.screen()
+    play.do("ok")
+    assert play.cash("Ann") == 1500 - 60 + 30 - 33
+    assert not play.json()["properties"]["baltic"]["mortgaged"]
+
+
+def test_cancel_at_the_price_offers_the_auction_and_bank_cards_bid(make_play: Any) -> None:
+    play = make_play("Ann", "Bob", "Cy")
+    play.do("tap:Ann", "tap:park_place")
+    play.do("cancel")
+    assert "Auction it now?" in play.screen()
+    play.do("ok", "wait:4")
+    assert "Auction: Park Place" in play.screen()
+    play.do("tap:Bob")
+    assert "Bid: Bob" in play.screen() and "$10" in play.screen()
+    play.do("up", "ok", "wait:4")
+    assert play.json()["auction"]["high_bid"] == 20
+    play.do("tap:Cy", "up", "up", "ok", "wait:4")
+    assert play.json()["auction"]["high_bidder"] == "Cy"
+    assert play.json()["auction"]["high_bid"] == 50
+    play.do("ok")
+    assert "Sold to Cy" in play.screen()
+    play.do("ok")
+    assert play.json()["properties"]["park_place"]["owner"] == "Cy"
+    assert play.cash("Cy") == 1450
+    assert play.json()["auction"] is None
+
+
+def test_building_evenly_and_the_refusal_explained(play: Play) -> None:
+    for street in ("mediterranean", "baltic"):
+        play.do("tap:Ann", f"tap:{street}", "ok", "wait:4")
+    play.do("tap:Ann", "tap:baltic")
+    play.choose("Build house $50")
+    play.do("ok", "wait:4")
+    assert play.json()["properties"]["baltic"]["houses"] == 1
+    cash = play.cash("Ann")
+    play.do("tap:Ann", "tap:baltic")
+    play.choose("Build house")
+    assert "Build evenly" in play.flat() and "Mediterranean" in play.flat()
+    play.do("ok")
+    assert "error" in play.beeps
+    assert play.cash("Ann") == cash
+    assert play.json()["properties"]["baltic"]["houses"] == 1
+
+
+def test_a_transfer_with_the_amount_on_the_buttons(play: Play) -> None:
+    play.do("tap:Ann", "tap:Bob")
+    assert "Ann → Bob" in play.screen()
+    play.do(*["up"] * 3)
+    assert "$30" in play.screen()
+    play.do("ok")
+    assert "Ann pays Bob" in play.screen()
+    play.do("ok")
+    assert play.cash("Ann") == 1470 and play.cash("Bob") == 1530
+
+
+def test_amount_steps_and_acceleration(play: Play) -> None:
+    play.do("tap:Ann", "tap:Bob")
+    # Quick presses speed up after five: 5 × 10 + 3 × 100.
+    play.do("up*8")
+    assert "$350" in play.screen()
+    play.do("hold:ok")  # the step becomes 1
+    play.do("wait:1", "up")
+    assert "$351" in play.screen()
+
+
+def test_go_pays_the_salary(play: Play) -> None:
+    play.do("tap:Ann", "tap:go")
+    assert "Salary for Ann" in play.screen() and "+$200" in play.screen()
+    play.do("ok")
+    assert play.cash("Ann") == 1700
+
+
+def test_landed_on_go_pays_double_under_the_house_rule(make_play: Any) -> None:
+    play = make_play(double_salary_on_go=True)
+    play.do("tap:Ann", "tap:go")
+    play.choose("Landed on GO")
+    play.do("ok")
+    assert play.cash("Ann") == 1900
+
+
+def test_income_tax_with_the_percent_choice(make_play: Any) -> None:
+    play = make_play(income_tax_percent=10)
+    play.do("tap:Ann", "tap:income_tax")
+    assert "Pay $200" in play.screen() and "10 % of worth" in play.screen()
+    play.choose("10 % of worth")
+    assert "$150" in play.screen()
+    play.do("ok")
+    assert play.cash("Ann") == 1350
+
+
+def test_a_chance_card_that_asks_where_it_was_drawn(play: Play) -> None:
+    play.do("tap:Ann", "tap:reading_railroad", "ok", "wait:4")
+    play.do("tap:Bob", "tap:chance")
+    assert "which card?" in play.screen()
+    nearest = next(i for i, line in enumerate(play.script.loop.view.lines) if "nearest Railroad" in line)
+    play.do(*["down"] * nearest, "ok")
+    assert "Which Chance square?" in play.screen()
+    play.do("ok")  # Chance no. 1, square 7: the nearest railroad ahead is Pennsylvania
+    play.do("ok")  # the card itself moves no money
+    assert "Bob moves to Pennsylvania Railroad." in play.screen()
+    play.do("ok")  # any button goes on from the notice
+    assert "Pennsylvania Railroad" in play.screen() and "Bob buys it" in play.screen()
+    play.do("cancel", "cancel", "wait:4")
+    play.do("tap:Bob", "tap:chance")
+    play.do(*["down"] * nearest, "ok", "down", "down", "ok", "ok", "ok")  # Chance no. 3, square 36: Reading ahead
+    assert "card: twice the rent" in play.screen() and "$50" in play.screen()
+    play.do("ok")
+    assert play.cash("Bob") == 1500 + 200 - 50  # passed GO on the way to Reading
+
+
+def test_a_card_that_asks_whether_go_was_passed(play: Play) -> None:
+    play.do("tap:Ann", "tap:chance")
+    index = next(i for i, line in enumerate(play.script.loop.view.lines) if "Illinois" in line)
+    play.do(*["down"] * index, "ok")
+    assert "Passed GO?" in play.screen()
+    play.do("ok", "ok")
+    assert play.cash("Ann") == 1700
+
+
+def test_jail_fine(play: Play) -> None:
+    play.do("tap:Ann", "tap:jail", "ok", "wait:4")
+    assert play.json()["players"]["Ann"]["in_jail"]
+    play.do("tap:Ann", "tap:jail")
+    assert "Pay fine $50" in play.screen()
+    play.do("ok", "ok")
+    assert play.cash("Ann") == 1450 and not play.json()["players"]["Ann"]["in_jail"]
+
+
+def test_free_parking_pot(make_play: Any) -> None:
+    play = make_play(free_parking_pot=True)
+    play.do("tap:Ann", "tap:luxury_tax", "ok", "wait:4")
+    assert play.json()["pot"] == 75
+    play.do("tap:Bob", "tap:free_parking", "ok")
+    assert play.cash("Bob") == 1575
+
+
+def test_a_debt_says_what_is_missing_and_how_to_raise_it(make_play: Any) -> None:
+    play = make_play("Ann", "Bob", starting_cash=500)
+    play.do("tap:Ann", "tap:boardwalk", "ok", "wait:4")  # Ann has 100
+    play.do("tap:Ann", "tap:Bob", "up*5", "ok", "ok", "wait:4")  # Ann pays Bob 50: 50 left
+    assert play.cash("Ann") == 50
+    play.do("tap:Ann", "tap:luxury_tax")
+    assert "lacks the cash" in play.screen() and "$25 missing" in play.screen()
+    play.do("ok", "wait:4")
+    assert play.json()["debts"] == [{"debtor": "Ann", "creditor": "bank", "amount": 75, "reason": "tax"}]
+    assert "Ann owes the bank" in play.screen() and "can raise $250" in play.screen()
+    play.do("tap:Ann")
+    assert "Pay debts $75" in play.screen()
+    play.choose("Declare bankruptcy")
+    assert "cannot go bankrupt" in play.flat()  # the engine's reason: mortgaging would raise enough
+    play.do("ok", "wait:12")
+    assert not play.json()["players"]["Ann"]["bankrupt"]
+    play.do("tap:Ann", "tap:boardwalk")
+    play.choose("Mortgage +$200")
+    play.do("ok", "wait:4")
+    play.do("tap:Ann", "ok", "ok")
+    assert play.json()["debts"] == [] and play.cash("Ann") == 175
+
+
+def test_bankruptcy_to_a_player_with_one_confirmation(make_play: Any) -> None:
+    play = make_play("Ann", "Bob", "Cy", starting_cash=400)
+    play.do("tap:Ann", "tap:boardwalk", "ok", "wait:4")
+    play.do("tap:Bob", "tap:Cy", "up*8", "ok", "ok", "wait:4")  # Bob gives Cy 350: 50 left
+    play.do("tap:Bob", "tap:boardwalk", "ok", "wait:4")  # rent 50: paid exactly
+    play.do("tap:Bob", "tap:boardwalk", "ok", "wait:4")  # rent 50 again: a debt
+    assert play.json()["debts"][0]["creditor"] == "Ann"
+    assert "bankrupt?" in play.screen()
+    play.do("tap:Bob")
+    play.choose("Declare bankruptcy")
+    assert "Bob goes bankrupt." in play.screen()
+    play.do("ok")
+    state = play.json()
+    assert state["players"]["Bob"]["bankrupt"]
+    assert not state["debts"]
+    assert state["players"]["Ann"]["cash"] == 50
+
+
+def test_bankruptcy_to_the_bank_opens_the_auctions(make_play: Any) -> None:
+    play = make_play("Ann", "Bob", "Cy", starting_cash=300)
+    play.do("tap:Bob", "tap:baltic", "ok", "wait:4")
+    play.do("tap:Bob", "tap:Ann", "up*5", "up*5", "ok", "ok", "wait:4")  # Bob pays Ann 100: 140 left
+    play.do("tap:Bob", "tap:income_tax", "ok", "wait:4")  # 200 owed to the bank: a debt
+    assert play.json()["debts"][0]["creditor"] == "bank"
+    play.do("tap:Bob")
+    play.choose("Declare bankruptcy")
+    play.do("ok", "wait:4")
+    state = play.json()
+    assert state["players"]["Bob"]["bankrupt"]
+    assert state["auction"]["property"] == "baltic"
+    assert "Auction: Baltic Avenue" in play.screen()
+    play.do("tap:Cy", "ok", "wait:4", "ok", "ok")
+    assert play.json()["properties"]["baltic"]["owner"] == "Cy"
+
+
+def test_undo_by_a_long_press_shows_what_it_undoes(play: Play) -> None:
+    play.do("tap:Ann", "tap:baltic", "ok", "wait:4")
+    play.do("hold:cancel")
+    assert "Undo?" in play.screen() and "Ann buys Baltic Avenue for $60." in play.screen()
+    play.do("ok")
+    assert play.json()["properties"]["baltic"]["owner"] is None
+    assert play.cash("Ann") == 1500
+
+
+def test_cancel_backs_out_one_step(play: Play) -> None:
+    play.do("tap:Ann", "tap:Bob", "up")
+    play.do("ok")
+    assert "Ann pays Bob" in play.screen()
+    play.do("cancel")
+    assert "Ann → Bob" in play.screen()
+    play.do("cancel")
+    assert "Now tap a deed or tag" in play.screen()
+    play.do("cancel")
+    assert play.screen().startswith("Balances")
+    assert play.actions() == []
+
+
+def test_thirty_seconds_without_input_return_to_idle(play: Play) -> None:
+    play.do("tap:Ann", "tap:baltic")
+    play.do("wait:28")
+    assert "Ann buys it" in play.screen()
+    play.do("wait:2")
+    assert play.screen().startswith("Balances")
+    play.do("ok")
+    assert play.actions() == []
+
+
+def test_the_same_card_twice_is_one_tap(play: Play) -> None:
+    play.do("tap:Ann", "tap:Ann")
+    assert "Now tap a deed or tag" in play.screen()
+    assert "Ann → Ann" not in play.screen()
+
+
+def test_a_tap_during_a_confirmation_never_confirms(play: Play) -> None:
+    play.do("tap:Ann", "tap:baltic")
+    play.do("tap:Bob")
+    assert "attention" in play.beeps
+    assert play.actions() == []
+    assert "Bob" in play.screen() and "Now tap" in play.screen()
+
+
+def test_mashing_ok_pays_once(play: Play) -> None:
+    play.do("tap:Ann", "tap:baltic", "ok", "wait:4")
+    play.do("tap:Bob", "tap:baltic", "ok", "ok", "ok", "ok", "ok")
+    rents = [line for line in play.actions() if '"rent"' in line]
+    assert len(rents) == 1
+    assert play.cash("Bob") == 1496
+
+
+def test_an_unknown_tag_offers_to_enroll_it(play: Play) -> None:
+    play.do("tap:uid:04A1B2C3")
+    assert "Unknown tag" in play.screen() and "04:A1:B2:C3" in play.screen()
+    play.do("ok")
+    assert "What is 04:A1:B2:C3?" in play.screen()
+    play.choose("A title deed")
+    play.choose("Mediterranean")
+    assert play.script.loop.tags.meaning_of("04:A1:B2:C3") == "deed:1"
+    assert play.script.journal.tags()["04:A1:B2:C3"] == "deed:1"
+    play.do("wait:2", "tap:Ann", "tap:uid:04A1B2C3")
+    assert "Mediterranean Avenue" in play.screen() and "Ann buys it" in play.screen()
+
+
+def test_a_timed_game_warns_and_ends_by_itself(play: Play) -> None:
+    play.script.loop.timer = None
+    loop = play.script.loop
+    from firmware.grammar import StartTimer
+
+    loop._perform(StartTimer(6))
+    play.do("wait:5")
+    assert play.screen().startswith("Left 5:5")
+    play.do("wait:56")
+    assert "minutes left" in play.screen()
+    play.do("wait:300")
+    assert play.json()["ended"]
+    play.do("wait:4")
+    assert "Over:" in play.screen()
+
+
+def test_a_russian_table(make_play: Any) -> None:
+    play = make_play("Аня", "Боря", edition="ru", language="ru")
+    play.do("tap:Аня", "tap:arbat")
+    screen = play.screen()
+    assert "ул. Арбат" in screen or "Арбат" in screen
+    assert "400 тыс. руб." in screen.replace("\u202f", " ")
+    play.do("ok")
+    assert play.json()["properties"]["arbat"]["owner"] == "Аня"
