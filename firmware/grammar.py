@@ -385,8 +385,8 @@ class ShowJoin:
     back: Any
 
 
-Step = (Idle | Menu | PlayerStep | Waiting | RentFrom | Confirm | Dice | Amount | Notice | UndoAsk | UnknownTag | BankerAsk
-        | Enrolling | NewGameWizard | ShowJoin)
+Step = (Idle | Menu | PlayerStep | Waiting | RentFrom | Confirm | Dice | Amount | Notice | UndoAsk | UnknownTag
+        | BankerAsk | Enrolling | NewGameWizard | ShowJoin)
 
 
 @dataclass(frozen=True)
@@ -914,7 +914,8 @@ def player_items(ctx: Context, seat: int) -> tuple[Item, ...]:
     for decision in game.decisions:
         if decision.player == seat:
             prop = game.edition.properties[decision.property]
-            items.append(Item("decide_on", params(property=prop.name), _deed_menu(ctx, seat, prop.id, PlayerStep(seat))))
+            menu = _deed_menu(ctx, seat, prop.id, PlayerStep(seat))
+            items.append(Item("decide_on", params(property=prop.name), menu))
     debt = game.debt_total(seat)
     if debt:
         items.append(Item("pay_debt", params(amount=money(debt)), PayDebt(name)))

@@ -9,6 +9,7 @@ and leaves "stopped" on the display.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import signal
 import subprocess
@@ -31,7 +32,8 @@ log = logging.getLogger("banker.run")
 
 def register(sub: Any) -> None:
     p = sub.add_parser("run", help="run the table: readers, OLED, buttons and the phone page",
-                       description="Run the table program. Example: banker run --simulated --port 8080 --data-dir /tmp/t")
+                       description="Run the table program. "
+                                   "Example: banker run --simulated --port 8080 --data-dir /tmp/t")
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--simulated", action="store_true",
                       help="no hardware: play on the simulated table page in a browser")
@@ -128,10 +130,8 @@ def serve(config: Config, table: Table, stop: threading.Event, mode: str) -> int
     finally:
         if loop is not None:
             loop.stop()
-            try:
+            with contextlib.suppress(HardwareError):
                 table.display.show(ScreenView(title="Table banker", lines=("Stopped.", "Nothing is lost.")))
-            except HardwareError:
-                pass
         if server is not None:
             server.close()
         journal.close()

@@ -124,10 +124,7 @@ def _balances(step: g.Idle, game: GameState, ctx: g.Context) -> ScreenView:
         lines.append(columns(player.name + mark, money))
     if game.rules.free_parking_pot and len(lines) < g.PLAYERS_PER_PAGE:
         lines.append(columns(t(ctx, "pot"), game.money(game.pot)))
-    if ctx.time_left is not None:
-        title = t(ctx, "time_left", time=clock(ctx.time_left))
-    else:
-        title = t(ctx, "title_balances")
+    title = t(ctx, "time_left", time=clock(ctx.time_left)) if ctx.time_left is not None else t(ctx, "title_balances")
     if pages > 1:
         title = columns(title, f"{page + 1}/{pages}")
     return ScreenView(title=title, lines=tuple(lines))
@@ -418,7 +415,7 @@ def _amount(step: g.Amount, ctx: g.Context) -> ScreenView:
     if step.purpose == "transfer":
         title = t(ctx, "title_transfer", player=name, to=step.to)
     elif step.purpose == "bid":
-        assert game.auction is not None or True
+        assert True
         title = t(ctx, "title_bid", player=name)
     elif step.purpose == "pay_bank":
         title = t(ctx, "title_pay_bank", player=name)
@@ -526,10 +523,7 @@ def _wizard(step: g.NewGameWizard, ctx: g.Context) -> ScreenView:
         mode = t(ctx, "mode_" + g.MODES[step.mode])
         return ScreenView(title=t(ctx, "title_new_game"),
                           lines=(", ".join(action.players), mode), footer=t(ctx, "footer_start"))
-    if question == "names":
-        prompt = t(ctx, "ask_name", number=index + 1)
-    else:
-        prompt = t(ctx, "ask_" + question)
+    prompt = t(ctx, "ask_name", number=index + 1) if question == "names" else t(ctx, "ask_" + question)
     return ScreenView(title=t(ctx, "title_new_game"), lines=(prompt, "▲▼ " + value), footer=t(ctx, "footer_next"))
 
 

@@ -41,7 +41,8 @@ class Play:
 
     def do(self, *inputs: dict[str, Any] | str) -> Frame:
         """Feed inputs: dicts as in a script, or short forms "tap:Ann", "ok", "cancel", "up", "down",
-        "hold:cancel", "wait:31", "up*8" (eight quick presses). Returns the frame after the last one; invariants are checked."""
+        "hold:cancel", "wait:31", "up*8" (eight quick presses). Returns the frame after the last one;
+        invariants are checked after each."""
         frame: Frame | None = None
         for item in inputs:
             data = self._expand(item) if isinstance(item, str) else item
