@@ -136,13 +136,24 @@ class Broker:
         return self._state_message(game_id, state, [], lang, resync)
 
     def events(self, client: Client, since: str) -> Iterator[str]:
-        """The SSE body of one stream. Reads the session, never changes it."""
+        """The SSE body of one stream. Reads the session, never changes it.
+
+        ``since`` is the id of the state the phone shows (Last-Event-ID after a reconnect): when the
+        game moved on since, the current state comes first. It is read now, when the stream opens,
+        not when the body starts, so nothing that happens in between is missed.
+        """
+        state, game_id = self.session.state, self.session.game_id
+        first = ""
+        if state is not None and game_id is not None and since != f"{game_id}-{state.seq}":
+            first = self._state_message(game_id, state, [], client.lang, resync=True)
+        return self._body(client, first)
+
+    def _body(self, client: Client, first: str) -> Iterator[str]:
         try:
             # A comment first so the headers and the connection reach the phone at once.
             yield ": connected\nretry: 2000\n\n"
-            state, game_id = self.session.state, self.session.game_id
-            if state is not None and game_id is not None and since != f"{game_id}-{state.seq}":
-                yield self._state_message(game_id, state, [], client.lang, resync=True)
+            if first:
+                yield first
             while True:
                 try:
                     items = [client.queue.get(timeout=self.keepalive)]
