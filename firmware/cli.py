@@ -10,7 +10,7 @@ import argparse
 import json
 import sys
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from banker.cli import build_parser as build_banker_parser
@@ -32,6 +32,11 @@ def build_parser() -> argparse.ArgumentParser:
     from firmware import run
 
     run.register(sub)
+    bench = sub.choices["bench"]
+    bench.add_argument("--table", action="store_true",
+                       help="only the table's figures: tap to frame through the emulated reader and display")
+    engine_bench = bench.get_default("func")
+    bench.set_defaults(func=lambda args: cmd_bench(args, engine_bench))
     p = sub.add_parser("table", help="replay a script of taps and button presses through the table's grammar",
                        description='Example: banker table flows.jsonl --json. Line 1 is a new_game action; then '
                                    'one input a line: {"tap": "Ann"}, {"tap": "baltic"}, {"press": "ok"}, '
@@ -52,6 +57,24 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--lang", choices=["en", "ru", "bg"], help="the table's language")
     p.set_defaults(func=cmd_enroll)
     return parser
+
+
+def cmd_bench(args: argparse.Namespace, engine_bench: Callable[[argparse.Namespace], int]) -> int:
+    """``banker bench``: the engine's figures, and with ``--table`` or ``--all`` the table's."""
+    from firmware.bench import bench_tap_to_frame
+
+    if not args.table:
+        status = engine_bench(args)
+        if not args.all:
+            return status
+    figures = bench_tap_to_frame()
+    if args.json:
+        print(json.dumps(figures))
+    else:
+        width = max(len(k) for k in figures)
+        for key, value in figures.items():
+            print(f"{key:<{width}}  {value}")
+    return 0
 
 
 def cmd_table(args: argparse.Namespace) -> int:
@@ -127,3 +150,7 @@ def cmd_enroll(args: argparse.Namespace) -> int:
             loop.stop()
         print(f"{len(journal.tags())} tags enrolled in {journal.path}")
     return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from hardware.factory import TableConfig
+from hardware.oled import OLED_ADDRESSES, OLED_CHIPS
 
 DEFAULT_DATA_DIR = Path.home() / ".local" / "share" / "table-banker"
 DEFAULT_PORT = 8080
@@ -114,9 +115,16 @@ def load_config(path: str | Path | None) -> Config:
         values["port"] = port
     config = Config(**{**config.__dict__, **values})
     try:
-        TableConfig.from_mapping({**config.hardware, "mode": "simulated"})
+        table_config = TableConfig.from_mapping({**config.hardware, "mode": "simulated"})
     except (ValueError, TypeError) as error:
         raise ConfigError(f"{where}: [hardware]: {error}") from error
+    display = table_config.display
+    if display.chip not in OLED_CHIPS:
+        raise ConfigError(f"{where}: [hardware] display chip is one of {', '.join(OLED_CHIPS)}, not {display.chip!r}")
+    if display.address not in OLED_ADDRESSES:
+        raise ConfigError(f"{where}: [hardware] display address is 0x3C (60) or 0x3D (61), not {display.address}")
+    if display.rotate not in (0, 2):
+        raise ConfigError(f"{where}: [hardware] display rotate is 0 or 2 (upside down), not {display.rotate}")
     return config
 
 

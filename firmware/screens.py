@@ -156,11 +156,10 @@ def _debt(game: GameState, ctx: g.Context) -> ScreenView:
     creditor = game.name_of(debt.creditor) if debt.creditor not in ("bank", "pot") else word(debt.creditor,
                                                                                               ctx.language)
     can_raise = liquidation_value(game, seat)
-    lines = (t(ctx, "owes", player=player.name, creditor=creditor),
+    lines = (t(ctx, "owes", player=player.name, creditor=creditor, amount=game.money(total)),
              t(ctx, "debt_cash", cash=game.money(player.cash), value=game.money(can_raise)))
     title = t(ctx, "title_debt") if can_raise >= total else t(ctx, "title_debt_bankrupt")
-    return ScreenView(title=title, lines=lines, amount=game.money(total),
-                      footer=t(ctx, "tap_card_of", player=player.name))
+    return ScreenView(title=title, lines=lines, footer=t(ctx, "tap_card_of", player=player.name))
 
 
 def _scores(game: GameState, ctx: g.Context) -> ScreenView:
@@ -187,10 +186,18 @@ def _player(step: g.PlayerStep, ctx: g.Context) -> ScreenView:
 
 def _item_text(item: g.Item, ctx: g.Context) -> str:
     values = dict(item.params)
+    if item.key == "card_text":
+        return first_sentence(str(dict(item.params)["text"]))
     if item.key == "enroll_as":
         edition = ctx.edition
         return tag_label(str(values["meaning"]), edition, ctx.players(), ctx.language)
     return t(ctx, "item_" + item.key, **values)
+
+
+def first_sentence(text: str, limit: int = 2 * WIDTH_CHARS - 2) -> str:
+    """The start of a card's text, enough to tell it from the others in a menu (two lines at most)."""
+    sentence = text.split(". ")[0].rstrip(".") + "."
+    return sentence if len(sentence) <= limit else sentence[: limit - 1].rstrip() + "…"
 
 
 def _menu(step: g.Menu, ctx: g.Context) -> ScreenView:
