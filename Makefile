@@ -16,14 +16,16 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet --no-deps mfrc522==0.0.7
 	touch $(STAMP)
 
+# The simulated table: the game in ./.table-data, the table and the phone page on port $(PORT).
+PORT ?= 8080
 run: $(STAMP)
-	$(BIN)/banker demo
+	$(BIN)/banker run --simulated --host 127.0.0.1 --port $(PORT) --data-dir .table-data
 
 lint: $(STAMP)
 	$(BIN)/ruff check banker hardware firmware webui tests
 
 typecheck: $(STAMP)
-	$(BIN)/mypy --strict banker hardware
+	$(BIN)/mypy --strict banker hardware firmware webui
 
 test: lint typecheck
 	$(BIN)/python -m pytest

@@ -374,3 +374,69 @@ def test_a_russian_table(make_play: Any) -> None:
     assert "400 тыс. руб." in screen.replace("\u202f", " ")
     play.do("ok")
     assert play.json()["properties"]["arbat"]["owner"] == "Аня"
+
+
+def test_a_phone_acting_mid_confirmation_shows_the_new_amount_before_paying(play: Play) -> None:
+    from banker.actions import Build
+
+    for street in ("mediterranean", "baltic"):
+        play.do("tap:Ann", f"tap:{street}", "ok", "wait:4")
+    play.do("tap:Bob", "tap:baltic")
+    assert "$8" in play.screen()  # double rent: the whole group
+    play.script.session.submit(Build("Ann", "baltic"))  # from a phone, while the screen shows $8
+    play.do("ok")
+    assert "$20" in play.screen() and "attention" in play.beeps
+    assert play.cash("Bob") == 1500, "the changed amount is shown first, not paid"
+    play.do("ok")
+    assert play.cash("Bob") == 1480
+
+
+def test_a_received_mortgaged_deed_asks_its_new_owner(make_play: Any) -> None:
+    play = make_play("Ann", "Bob", "Cy", starting_cash=500)
+    play.do("tap:Bob", "tap:baltic", "ok", "wait:4")
+    play.do("tap:Bob", "tap:baltic")
+    play.choose("Mortgage")
+    play.do("ok", "wait:4")  # Bob has 470
+    play.do("tap:Ann", "tap:park_place", "ok", "wait:4")  # Ann owns Park Place: rent 35
+    play.do("tap:Bob", "tap:Cy", "up*8", "up*5", "up*5", "ok", "ok", "wait:4")  # Bob pays Cy 450: 20 left
+    assert play.cash("Bob") == 20
+    play.do("tap:Bob", "tap:park_place", "ok", "wait:4")  # 35 owed, 20 in cash: a debt to Ann
+    play.do("tap:Bob")
+    play.choose("Declare bankruptcy")
+    play.do("ok", "wait:4")
+    assert play.json()["decisions"][0]["player"] == "Ann"
+    assert "Decision" in play.screen()
+    play.do("tap:Ann")
+    play.choose("Decide: Baltic Avenue")
+    play.choose("Keep, pay $3")
+    play.do("ok")
+    state = play.json()
+    assert state["decisions"] == [] and state["properties"]["baltic"] == {
+        "owner": "Ann", "houses": 0, "hotel": False, "mortgaged": True}
+
+
+def test_the_screen_is_drawn_only_when_it_changes(play: Play) -> None:
+    display = play.script.table.display
+    before = display.frames  # type: ignore[attr-defined]
+    play.do("wait:20")
+    assert display.frames == before  # type: ignore[attr-defined]
+    play.do("tap:Ann")
+    assert display.frames == before + 1  # type: ignore[attr-defined]
+
+
+def test_setup_switches_games_and_language(play: Play) -> None:
+    from banker.actions import NewGame
+
+    first = play.script.session.game_id
+    play.script.session.submit(NewGame("uk", ("Dee", "Eve"), {}))
+    play.do("hold:ok")
+    assert "Setup" in play.screen()
+    play.choose("Saved games")
+    play.choose("Ann · Bob")
+    assert play.script.session.game_id == first
+    play.do("wait:5", "hold:ok")
+    play.choose("Language")
+    play.choose("Русский")
+    play.do("wait:1")
+    assert "Счета" in play.screen()
+    assert play.script.journal.setting("language") == "ru"
