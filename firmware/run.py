@@ -20,9 +20,11 @@ from types import FrameType
 from typing import Any
 
 from banker.journal import Journal
+from banker.messages import render
 from banker.session import Session
 from firmware.config import Config, ConfigError, load_config
 from firmware.loop import TableLoop
+from firmware.texts import PREFIX
 from hardware.display import ScreenView
 from hardware.errors import HardwareError
 from hardware.factory import Table, open_table
@@ -131,7 +133,9 @@ def serve(config: Config, table: Table, stop: threading.Event, mode: str) -> int
         if loop is not None:
             loop.stop()
             with contextlib.suppress(HardwareError):
-                table.display.show(ScreenView(title="Table banker", lines=("Stopped.", "Nothing is lost.")))
+                language = loop.language
+                table.display.show(ScreenView(title=render(PREFIX + "title_banker", {}, language),
+                                              lines=(render(PREFIX + "stopped", {}, language),)))
         if server is not None:
             server.close()
         journal.close()

@@ -223,6 +223,7 @@ EN: dict[str, str] = {
     # tags
     "tag_bank_card": "Bank card {number}",
     "tag_unknown": "Tag {uid}",
+    "stopped": "Stopped. Nothing is lost.",
 }
 
 RU: dict[str, str] = {
@@ -437,6 +438,7 @@ RU: dict[str, str] = {
     # tags
     "tag_bank_card": "Банковская карта {number}",
     "tag_unknown": "Метка {uid}",
+    "stopped": "Остановлено. Ничего не потеряно.",
 }
 
 BG: dict[str, str] = {
@@ -651,6 +653,7 @@ BG: dict[str, str] = {
     # tags
     "tag_bank_card": "Банкова карта {number}",
     "tag_unknown": "Етикет {uid}",
+    "stopped": "Спряно. Нищо не е изгубено.",
 }
 
 

@@ -249,3 +249,32 @@ def test_enrollment_walks_the_cards_and_refuses_a_tag_already_used(make_play: Ca
     assert tags == {"04:11:11:11": "player:1", "04:22:22:22": "player:2"}
     play.do("cancel")
     assert "2 tags enrolled." in play.flat()
+
+
+def test_taps_on_two_readers_at_once_wait_for_ok(tmp_path: Path) -> None:
+    """A bank card and a deed land on two readers in the same polling round: read in reader order,
+    they make one rent offer, and nothing is paid without OK."""
+    from hardware.taps import SimulatedReader
+
+    journal = Journal(":memory:")
+    session = Session(journal)
+    session.submit(NewGame("us", ("Ann", "Bob"), {}))
+    table = open_table(TableConfig(mode="simulated"))
+    clock = [10.0]
+    loop = TableLoop(session, table, clock=lambda: clock[0])
+    try:
+        first, second = table.readers
+        assert isinstance(first, SimulatedReader) and isinstance(second, SimulatedReader)
+        first.tap(loop.tags.uid_of("player:1") or "")
+        second.tap(loop.tags.uid_of("deed:3") or "")
+        assert loop.pump() == 2
+        assert loop.view is not None and loop.view.lines == ("Ann buys it",)
+        assert session.state is not None and session.state.seq == 0
+        clock[0] += 1.0
+        loop.press("ok")
+        loop.pump()
+        assert session.state.props[1].owner == 0
+    finally:
+        loop.stop()
+        table.close()
+        journal.close()
