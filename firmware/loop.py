@@ -54,7 +54,9 @@ class _Redraw:
 
 @dataclass
 class GameTimer:
-    """The clock of a timed game: counts only while the table runs, saved in the journal's settings."""
+    """The clock of a timed game: counts only while the table runs, saved in the journal's settings
+    under ``timer:<game id>`` as ``{"limit": seconds, "elapsed": seconds}`` (the phone page starts a
+    timed game by writing that setting right after ``new_game``)."""
 
     limit_s: float
     elapsed_s: float = 0.0
@@ -115,6 +117,7 @@ class TableLoop:
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
         self.timer: GameTimer | None = self._load_timer()
+        self._timer_game = session.game_id
         self._last_clock = clock()
         self.screens_shown = 0
         self._unsubscribe = session.subscribe(self._on_game_change)
@@ -197,15 +200,18 @@ class TableLoop:
                 self._step(g.Refused(Undo(), error))
                 return False
             self.timer = self._load_timer()
+            self._timer_game = self.session.game_id
             self._step(g.Resumed(self.session.state.seq if self.session.state is not None else 0))
         elif isinstance(effect, g.StartTimer):
             self.timer = GameTimer(effect.minutes * 60.0)
+            self._timer_game = self.session.game_id
             self._save_timer()
         return True
 
     def _after_submit(self, action: Any, events: tuple[Event, ...]) -> None:
         if isinstance(action, NewGame):
             self.timer = None
+            self._timer_game = self.session.game_id
 
     # --- the timed game -------------------------------------------------------------------------
     def _timer_key(self) -> str | None:
@@ -228,6 +234,10 @@ class TableLoop:
     def _advance_timer(self) -> None:
         now = self.clock()
         delta, self._last_clock = max(0.0, now - self._last_clock), now
+        if self.session.game_id != self._timer_game:
+            # Another game is on (started or switched to from a phone): its own clock, if it has one.
+            self._timer_game = self.session.game_id
+            self.timer = self._load_timer()
         state = self.session.state
         timer = self.timer
         if timer is None or state is None or state.ended:
