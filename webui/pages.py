@@ -60,6 +60,7 @@ def setup_templates(app: Flask) -> None:
             "me": phone(), "state_id": f"{game_id}-{state.seq}" if state is not None and game_id else "",
             "idem": lambda: secrets.token_urlsafe(12), "nav": NAV, "languages": LANGUAGES,
             "partial": request.headers.get("X-Partial") == "1", "table": svc.table,
+            "live": request.headers.get("X-Live") == "1",
             "colours": views.GROUP_COLOURS, "label": lambda word: label(word, language),
         }
 

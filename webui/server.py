@@ -47,8 +47,9 @@ class RunningServer:
         services: Services = self._app.extensions["banker"]
         services.broker.shutdown()
         server = self._server
-        server.close()
+        # The streams end on the broker's goodbye; the workers finish before the sockets close.
         server.task_dispatcher.shutdown(timeout=2)
+        server.close()
         socket_map = getattr(server, "_map", None)
         if socket_map is not None:
             wasyncore.close_all(socket_map)

@@ -51,7 +51,9 @@
     if (typing()) { deferred = true; return; }
     if (busy) { again = true; return; }
     busy = true;
-    fetch(location.pathname + location.search, { headers: { "X-Partial": "1" }, credentials: "same-origin" })
+    // X-Live: a refresh for news leaves the messages of the phone's own last action for its answer.
+    fetch(location.pathname + location.search, { headers: { "X-Partial": "1", "X-Live": "1" },
+                                                  credentials: "same-origin" })
       .then(function (r) { return r.ok && !r.redirected ? r.text() : null; })
       .then(function (html) { if (html) { swap(html, true); } })
       .catch(function () { /* the next event or reconnect brings the page up to date */ })
@@ -83,11 +85,13 @@
     ev.preventDefault();
     if (form.dataset.busy) { return; }  // a double tap sends once; the key would make it harmless anyway
     form.dataset.busy = "1";
+    busy = true;  // news waits for the answer, which shows them too
     var data = new FormData(form, button || undefined);
     if (button && button.dataset.button && heldFor >= HOLD_MS) { data.set("long", "1"); }
     heldFor = 0;
     var key = data.get("idem") || newKey();
-    fetch(form.action, {
+    // getAttribute: a field called "action" would shadow form.action.
+    fetch(form.getAttribute("action") || location.pathname, {
       method: "POST",
       body: new URLSearchParams(data),
       credentials: "same-origin",
@@ -96,15 +100,19 @@
       if (r.redirected) {
         var url = new URL(r.url);
         if (url.pathname + url.search !== location.pathname + location.search) {
-          history.pushState(null, "", url.pathname + url.search);
+          // Another page (after joining, a new game…): load it whole, with its own stream.
+          location.assign(url.pathname + url.search);
+          return null;
         }
       }
       return r.text();
-    }).then(function (html) { swap(html, false); })
-      .catch(function () { delete form.dataset.busy; });
+    }).then(function (html) { if (html !== null) { swap(html, false); } })
+      .catch(function () { delete form.dataset.busy; })
+      .then(function () {
+        busy = false;
+        if (again) { again = false; refresh(); }
+      });
   });
-
-  window.addEventListener("popstate", refresh);
 
   if (document.body.dataset.live === "1" && window.EventSource) {
     var since = main() ? main().dataset.state : "";
