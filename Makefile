@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck bench sim clean
+.PHONY: run test lint typecheck bench sim clean chromium screenshots load
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed")'
@@ -27,8 +27,22 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict banker hardware firmware webui
 
-test: lint typecheck
+test: lint typecheck chromium
 	$(BIN)/python -m pytest
+
+# The phone page's browser tests drive Debian's Chromium. As root (CI) it is installed when missing;
+# otherwise those tests skip with a message naming the missing browser.
+chromium:
+	@if command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ]; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
+	else echo "chromium is not installed (apt-get install chromium): the browser tests will be skipped"; fi
+
+screenshots: $(STAMP) chromium
+	$(BIN)/python -m tests.webui.screenshots docs/screenshots
+
+load: $(STAMP)
+	$(BIN)/python -m webui.load
 
 bench: $(STAMP)
 	$(BIN)/banker bench

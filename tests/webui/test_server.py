@@ -24,3 +24,12 @@ def test_start_serves_and_closes(app: Flask) -> None:
             assert response.headers["Server"] == "banker"
     finally:
         server.close()
+
+
+def test_the_load_script_runs_and_stops_by_itself(capsys: object) -> None:
+    from webui.load import main
+
+    assert main(["--streams", "3", "--actions", "5", "--max-streams", "6", "--step", "3"]) == 0
+    out = capsys.readouterr().out  # type: ignore[attr-defined]
+    assert "median" in out and "p99" in out and "VmRSS" in out
+    assert "stream 7 refused with 503" in out

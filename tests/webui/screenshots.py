@@ -1,0 +1,120 @@
+"""Screenshots of the main pages on a 360×800 phone: ``python -m tests.webui.screenshots [DIR]``
+(default docs/screenshots). A game in progress, played through the engine, then each page in turn."""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+from pathlib import Path
+
+from banker.actions import Bundle, NewGame, Trade, parse_action
+from banker.journal import Journal
+from banker.session import Session
+from tests.webui.browser import ARGS, CHROMIUM, PHONE
+from tests.webui.fake_table import FakeTable
+from webui import create_app
+from webui.auth import set_pin
+from webui.join import join_code
+from webui.server import start
+
+OUT = Path(__file__).parents[2] / "docs" / "screenshots"
+SCRIPT = [
+    {"action": "buy", "player": "Ann", "property": "st_charles"},
+    {"action": "buy", "player": "Ann", "property": "states"},
+    {"action": "buy", "player": "Ann", "property": "virginia"},
+    {"action": "build", "player": "Ann", "property": "st_charles"},
+    {"action": "build", "player": "Ann", "property": "states"},
+    {"action": "buy", "player": "Ann", "property": "reading_railroad"},
+    {"action": "buy", "player": "Bob", "property": "park_place"},
+    {"action": "mortgage", "player": "Bob", "property": "park_place"},
+    {"action": "rent", "player": "Cy", "property": "states"},
+    {"action": "salary", "player": "Bob"},
+    {"action": "end_turn"},
+    {"action": "buy", "player": "Cy", "property": "baltic"},
+    {"action": "rent", "player": "Bob", "property": "reading_railroad"},
+    {"action": "end_turn"},
+    {"action": "pay", "player": "Cy", "amount": 1400, "to": "bank", "reason": "repairs"},
+    {"action": "rent", "player": "Cy", "property": "st_charles"},
+]
+
+
+def build_session(path: Path) -> Session:
+    journal = Journal(path / "game.sqlite3")
+    session = Session(journal)
+    session.submit(NewGame("us", ("Ann", "Bob", "Cy"), {}))
+    for line in SCRIPT:
+        session.submit(parse_action(line))
+    set_pin(journal, "2468")
+    return session
+
+
+def main(out: Path = OUT) -> list[Path]:
+    from playwright.sync_api import sync_playwright
+
+    out.mkdir(parents=True, exist_ok=True)
+    written: list[Path] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        session = build_session(Path(tmp))
+        app = create_app(session, FakeTable(session), {"DATA_DIR": tmp})
+        server = start(app, "127.0.0.1", 0)
+        code = join_code(session.journal)
+        try:
+            with sync_playwright() as playwright:
+                browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+
+                def phone(player: str | None, lang: str = "en") -> object:
+                    context = browser.new_context(viewport=PHONE, device_scale_factor=1)
+                    page = context.new_page()
+                    page.goto(f"{server.url}/j/{code}")
+                    page.select_option("select[name=lang]", lang)
+                    page.click(f"button[name=player][value='{player or '-'}']")
+                    page.wait_for_url(f"{server.url}/")
+                    return page
+
+                def shot(page: object, name: str, path: str) -> None:
+                    page.goto(server.url + path)  # type: ignore[attr-defined]
+                    page.wait_for_timeout(150)  # type: ignore[attr-defined]
+                    target = out / f"{name}.png"
+                    page.screenshot(path=str(target))  # type: ignore[attr-defined]
+                    written.append(target)
+
+                context = browser.new_context(viewport=PHONE, device_scale_factor=1)
+                newcomer = context.new_page()
+                newcomer.goto(server.url + "/join")
+                newcomer.screenshot(path=str(out / "join.png"))
+                written.append(out / "join.png")
+
+                ann = phone("Ann")
+                shot(ann, "home", "/")
+                shot(ann, "deeds", "/deeds")
+                shot(ann, "money", "/money")
+                assert session.game_id is not None
+                app.extensions["banker"].trades.propose(
+                    session.game_id, Trade("Bob", "Ann", give=Bundle(200), take=Bundle(0, ("reading_railroad",))))
+                shot(ann, "trades", "/trades")
+                cy = phone("Cy")
+                shot(cy, "debts", "/debts")
+                banker = phone(None)
+                banker.goto(server.url + "/banker")  # type: ignore[attr-defined]
+                banker.fill("input[name=pin]", "2468")  # type: ignore[attr-defined]
+                banker.click("[data-testid=pin-form] button")  # type: ignore[attr-defined]
+                banker.wait_for_selector("text=This phone is the banker.")  # type: ignore[attr-defined]
+                shot(banker, "history", "/history")
+                shot(banker, "setup", "/setup")
+                shot(banker, "end", "/end")
+                shot(banker, "table", "/table")
+                bob = phone("Bob", "ru")
+                shot(bob, "home-ru", "/")
+                session.submit(parse_action({"action": "auction", "property": "boardwalk", "declined_by": "Bob"}))
+                session.submit(parse_action({"action": "bid", "player": "Ann", "amount": 220}))
+                shot(bob, "auction-ru", "/auction")
+                browser.close()
+        finally:
+            server.close()
+            session.journal.close()
+    return written
+
+
+if __name__ == "__main__":
+    for path in main(Path(sys.argv[1]) if len(sys.argv) > 1 else OUT):
+        print(path)
