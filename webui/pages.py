@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import fields
 from typing import Any
 
-from flask import Blueprint, Flask, Response, flash, redirect, render_template, request, session, url_for
+from flask import Blueprint, Flask, Response, current_app, flash, redirect, render_template, request, session, url_for
 from werkzeug.wrappers import Response as BaseResponse
 
 from banker.actions import Bundle, NewGame, Trade
@@ -155,7 +155,8 @@ def qr() -> Response:
 
 def invite_url() -> str:
     svc = services()
-    base = svc.base_url or request.host_url.rstrip("/")
+    # The table program may learn its address after create_app: read the setting now.
+    base = current_app.config.get("BASE_URL") or svc.base_url or request.host_url.rstrip("/")
     return join_url(base, join_code(svc.session.journal))
 
 

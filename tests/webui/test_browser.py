@@ -193,3 +193,53 @@ def test_the_russian_page(browser: Any, served: Table) -> None:  # noqa: F811
     page.click("button[value=rent]")  # the first deed is for sale: the engine refuses, in Russian
     page.wait_for_selector(".flash.error")
     assert page.inner_text(".flash.error") == "Mediterranean Avenue: владельца нет — купите или выставьте на аукцион."
+
+
+@pytest.fixture
+def served_real(tmp_path: Path) -> Iterator[Table]:
+    """The real table loop (firmware.loop.TableLoop) on a simulated table, as ``banker run --simulated``."""
+    import threading
+
+    from firmware.loop import TableLoop
+    from hardware.factory import TableConfig, open_table
+
+    journal = Journal(tmp_path / "game.sqlite3")
+    session = Session(journal)
+    session.submit(NewGame("us", ("Ann", "Bob"), {}))
+    hardware = open_table(TableConfig(mode="simulated"))
+    loop = TableLoop(session, hardware)
+    stop = threading.Event()
+    runner = threading.Thread(target=loop.run, args=(stop,), daemon=True)
+    runner.start()
+    app = create_app(session, loop, {"DATA_DIR": str(tmp_path)})
+    server = start(app, "127.0.0.1", 0)
+    yield Table(session, server, loop)  # type: ignore[arg-type]
+    server.close()
+    stop.set()
+    loop.stop()
+    runner.join(timeout=5)
+    hardware.close()
+    journal.close()
+
+
+def test_the_real_table_loop_plays_rent_with_two_taps_and_ok(browser: Any, served_real: Table) -> None:  # noqa: F811
+    do(served_real.session, action="buy", player="Ann", property="boardwalk")
+    page = join(browser, served_real, None)
+    page.goto(served_real.server.url + "/table")
+    page.wait_for_function("document.documentElement.dataset.stream === 'on'")
+
+    def frame_after(src: str | None) -> str:
+        page.wait_for_function(
+            f"document.querySelector('[data-testid=oled]').getAttribute('src') !== '{src}'", timeout=2000)
+        return str(page.get_attribute("[data-testid=oled]", "src"))
+
+    src = page.get_attribute("[data-testid=oled]", "src")
+    page.click("button[data-meaning='player:2']")
+    src = frame_after(src)
+    page.click("button[data-meaning='deed:39']")
+    src = frame_after(src)
+    page.wait_for_timeout(800)  # the table ignores an OK in the first 0.6 s of an offer
+    page.click("[data-testid=button-ok]")
+    frame_after(src)
+    state = served_real.session.state
+    assert state is not None and state.players[state.seat("Bob")].cash == 1450

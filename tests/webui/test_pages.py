@@ -275,3 +275,11 @@ def test_no_table_page_without_a_simulated_table(session: Session) -> None:
     phone = Phone(app.test_client(), app).join("Ann")
     assert phone.client.get("/table").status_code == 404
     assert phone.client.get("/table/frame.png").status_code == 404
+
+
+def test_the_invite_uses_the_tables_address(phone: Any, app: Any, session: Session) -> None:
+    from webui.join import join_code
+
+    app.config["BASE_URL"] = "http://192.168.1.20:8080"
+    html = page(phone("Ann"), "/more")
+    assert f"http://192.168.1.20:8080/j/{join_code(session.journal)}" in html
