@@ -283,3 +283,12 @@ def test_the_invite_uses_the_tables_address(phone: Any, app: Any, session: Sessi
     app.config["BASE_URL"] = "http://192.168.1.20:8080"
     html = page(phone("Ann"), "/more")
     assert f"http://192.168.1.20:8080/j/{join_code(session.journal)}" in html
+
+
+def test_the_simulated_table_opens_at_once_on_the_same_computer(app: Any) -> None:
+    client = app.test_client()
+    assert client.get("/table").status_code == 200
+    assert client.get("/api/me").get_json()["role"] == "watcher"
+    other = app.test_client()
+    response = other.get("/table", environ_base={"REMOTE_ADDR": "192.168.1.30"})
+    assert response.status_code in (302, 303) and response.headers["Location"].endswith("/join")
