@@ -49,6 +49,8 @@ def type_schema(hint: Any) -> dict[str, Any]:
         args = typing.get_args(hint)
         if len(args) == 2 and typing.get_origin(args[1]) is tuple:
             return {"type": "object", "additionalProperties": {"type": "array", "items": {"type": "string"}}}
+        if len(args) == 2 and args[1] in (int, str, bool):
+            return {"type": "object", "additionalProperties": type_schema(args[1])}
         return {"type": "object"}
     raise TypeError(f"no schema for field type {hint!r}")
 
@@ -90,6 +92,9 @@ def example(cls: type[Action]) -> dict[str, Any]:
                          "edition": "us"}.get(key, "x")
         elif typing.get_origin(hint) is tuple:
             body[key] = ["Ann", "Bob"]
+        elif typing.get_origin(hint) is dict:
+            value = typing.get_args(hint)[1] if typing.get_args(hint) else str
+            body[key] = {"baltic": 0 if value is int else "x"}
         else:  # pragma: no cover - no other required field type exists
             body[key] = None
     return body

@@ -168,7 +168,7 @@ def home() -> BaseResponse | str:
     if who is None:
         return redirect(url_for("pages.join"), code=303)
     state = current_state()
-    rows = views.history_rows(who.lang)[-12:] if state else []
+    rows = views.history_rows(who.lang, last=12) if state else []
     log = [line for row in reversed(rows) for line in reversed(row["log"])][:15]
     worth = {p.name: net_worth(state, seat) for seat, p in enumerate(state.players)} if state else {}
     return page("home.html", log=log, worth=worth, proposals=services().trades.of_game(services().session.game_id))

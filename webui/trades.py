@@ -7,7 +7,7 @@ import itertools
 import threading
 from dataclasses import dataclass
 
-from banker.actions import Bundle, Trade
+from banker.actions import Trade
 
 
 @dataclass(frozen=True)
@@ -56,6 +56,3 @@ class Trades:
         with self._lock:
             return [p for p in self._open.values() if p.game == game]
 
-
-def bundle(cash: int = 0, properties: tuple[str, ...] = (), jail_cards: int = 0) -> Bundle:
-    return Bundle(cash, properties, jail_cards)

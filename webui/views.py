@@ -177,13 +177,15 @@ def answer_trade(who: Phone, proposal_id: int, answer: str, key: str) -> tuple[i
 
 # --- reading the state ------------------------------------------------------------------------------------
 
-def history_rows(language: str) -> list[dict[str, Any]]:
+def history_rows(language: str, last: int | None = None) -> list[dict[str, Any]]:
+    """The game's actions with their log lines (only the ``last`` ones if given)."""
     svc = services()
     game_id, state = svc.session.game_id, svc.session.state
     if game_id is None or state is None:
         return []
     rows = []
-    for seq, action_text, events_text, at in svc.session.journal.rows(game_id):
+    since = max(0, state.seq - last + 1) if last is not None else 0
+    for seq, action_text, events_text, at in svc.session.journal.rows(game_id, since):
         events = [Event(e.pop("kind"), {k: v for k, v in e.items() if k != "transaction"})
                   for e in json.loads(events_text)]
         rows.append({"seq": seq, "action": json.loads(action_text), "at": at,
