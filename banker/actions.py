@@ -9,10 +9,12 @@ from __future__ import annotations
 import json
 import types
 import typing
+import unicodedata
 from dataclasses import MISSING, Field, dataclass, field, fields
 from typing import Any, ClassVar, Union
 
 from banker.errors import BadInput
+from banker.rules import MAX_AMOUNT
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,6 +208,16 @@ class SellAllBuildings(Action):
 
 
 @dataclass(frozen=True, slots=True)
+class SellBuildings(Action):
+    name: ClassVar[str] = "sell_buildings"
+    player: str
+    levels: dict[str, int]
+    """The level each listed street of one group comes down to: houses, or 5 (4 in the short game) for
+    a hotel kept. Streets of the group not listed keep their buildings (§6.7, a hotel broken down as
+    far as the bank's houses allow)."""
+
+
+@dataclass(frozen=True, slots=True)
 class Mortgage(Action):
     name: ClassVar[str] = "mortgage"
     player: str
@@ -298,22 +310,74 @@ ACTION_TYPES: dict[str, type[Action]] = {
     cls.name: cls
     for cls in (
         NewGame, Salary, Buy, StartAuction, BuildingAuction, Bid, AuctionClose, Rent, Pay, Collect,
-        FreeParking, Tax, DrawCard, Build, SellBuilding, SellAllBuildings, Mortgage, Unmortgage,
+        FreeParking, Tax, DrawCard, Build, SellBuilding, SellAllBuildings, SellBuildings, Mortgage, Unmortgage,
         KeepMortgaged, Trade, GoToJail, JailFine, UseJailCard, LeaveJail, PayDebt, Bankrupt, EndTurn,
         Undo, EndGame,
     )
 }
 
 
+MAX_DEPTH = 16
+"""Nesting deeper than this is refused: no action needs more than three levels."""
+MAX_SEED = 2**53 - 1
+JSON_TYPES = {list: "json_list", str: "json_text", int: "json_number", float: "json_number",
+              bool: "json_boolean", type(None): "json_null"}
+"""The kind of a JSON value, as a label of :mod:`banker.messages`."""
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise BadInput("duplicate_key", field=key)
+        out[key] = value
+    return out
+
+
+def _clean(value: Any, depth: int = 0) -> Any:
+    """Every text in NFC, no lone surrogates, no nesting beyond :data:`MAX_DEPTH`."""
+    if depth > MAX_DEPTH:
+        raise BadInput("too_deep", limit=MAX_DEPTH)
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise BadInput("bad_text", position=exc.start + 1) from exc
+        return unicodedata.normalize("NFC", value)
+    if isinstance(value, list):
+        return [_clean(v, depth + 1) for v in value]
+    if isinstance(value, dict):
+        out: dict[Any, Any] = {}
+        for k, v in value.items():
+            key = _clean(k, depth + 1)
+            if key in out:
+                raise BadInput("duplicate_key", field=key)
+            out[key] = _clean(v, depth + 1)
+        return out
+    return value
+
+
 def parse_action(data: dict[str, Any] | str) -> Action:
-    """Build an action from its JSON form (a dict or one JSON line); :class:`BadInput` if malformed."""
+    """Build an action from its JSON form (a dict or one JSON line); :class:`BadInput` if malformed.
+
+    Texts are normalised to NFC; a key given twice, a lone surrogate, nesting deeper than
+    :data:`MAX_DEPTH` and a number with more digits than Python reads are refused like any bad field.
+    """
     if isinstance(data, str):
         try:
-            data = json.loads(data)
+            data = json.loads(data, object_pairs_hook=_no_duplicates)
+        except BadInput:
+            raise
         except json.JSONDecodeError as exc:
             raise BadInput("bad_json", problem=exc.msg, column=exc.colno) from exc
+        except RecursionError as exc:
+            raise BadInput("too_deep", limit=MAX_DEPTH) from exc
+        except ValueError as exc:  # an integer of more digits than int() accepts
+            raise BadInput("number_too_long") from exc
     if not isinstance(data, dict):
-        raise BadInput("not_an_object", got=type(data).__name__)
+        raise BadInput("not_an_object", got=JSON_TYPES.get(type(data), "json_text"))
+    fields_: dict[str, Any] = _clean(data)
+    data = fields_
     name = data.get("action")
     if not isinstance(name, str):
         raise BadInput("missing_action_name", known=", ".join(sorted(ACTION_TYPES)))
@@ -323,6 +387,8 @@ def parse_action(data: dict[str, Any] | str) -> Action:
     hints, by_json = _schema(cls)
     for key in data:
         if key != "action" and key not in by_json:
+            if not by_json:
+                raise BadInput("unknown_field_none", action=name, field=key)
             raise BadInput("unknown_field", action=name, field=key, known=", ".join(sorted(by_json)))
     kwargs: dict[str, Any] = {}
     for key, f in by_json.items():
@@ -332,6 +398,16 @@ def parse_action(data: dict[str, Any] | str) -> Action:
             continue
         kwargs[f.name] = _convert(data[key], hints[f.name], name, key)
     return cls(**kwargs)
+
+
+def _whole(value: Any, key: str) -> bool:
+    """Whether ``value`` is a whole number (not a bool); :class:`BadInput` if beyond the ceiling."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        return False
+    limit = MAX_SEED if key == "seed" else MAX_AMOUNT
+    if abs(value) > limit:
+        raise BadInput("amount_too_large", field=key, limit=limit)
+    return True
 
 
 _SCHEMAS: dict[str, tuple[dict[str, Any], dict[str, Field[Any]]]] = {}
@@ -364,7 +440,7 @@ def _convert(value: Any, hint: Any, action: str, key: str) -> Any:
             raise bad("a non-empty text")
         return value
     if hint is int:
-        if isinstance(value, bool) or not isinstance(value, int):
+        if not _whole(value, key):
             raise bad("a whole number")
         return value
     if hint is bool:
@@ -380,14 +456,13 @@ def _convert(value: Any, hint: Any, action: str, key: str) -> Any:
         cash = value.get("cash", 0)
         cards = value.get("jail_cards", 0)
         props = value.get("properties", [])
-        if isinstance(cash, bool) or not isinstance(cash, int) or isinstance(cards, bool) or not isinstance(
-                cards, int):
+        if not _whole(cash, "cash") or not _whole(cards, "jail_cards"):
             raise bad("whole numbers for cash and jail_cards")
         if not isinstance(props, list) or not all(isinstance(p, str) for p in props):
             raise bad("a list of property ids")
         return Bundle(cash, tuple(props), cards)
     if origin is tuple:
-        if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             raise bad("a list of names")
         return tuple(value)
     if origin is dict:
@@ -401,5 +476,12 @@ def _convert(value: Any, hint: Any, action: str, key: str) -> Any:
                     raise bad("an object of lists of property ids")
                 out[k] = tuple(v)
             return out
+        if len(args) == 2 and args[1] is int:
+            levels: dict[str, int] = {}
+            for k, v in value.items():
+                if not _whole(v, key):
+                    raise bad("an object of whole numbers")
+                levels[k] = v
+            return levels
         return dict(value)
     raise bad(str(hint))  # pragma: no cover - every field type is handled above

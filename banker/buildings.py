@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from banker import checks
-from banker.actions import Build, SellAllBuildings, SellBuilding
+from banker.actions import Build, SellAllBuildings, SellBuilding, SellBuildings
 from banker.edition import Property
-from banker.errors import IllegalAction
+from banker.errors import BadInput, IllegalAction
 from banker.state import BANK
 from banker.work import Work
 
@@ -38,6 +38,12 @@ def check_can_build(w: Work, who: int, prop: Property, *, stock: bool = True) ->
                 raise IllegalAction("no_hotels_left", property=prop.name)
         elif w.bank_houses < 1:
             raise IllegalAction("no_houses_left", property=prop.name)
+
+
+def free_houses(w: Work) -> int:
+    """Houses the bank can hand out now: a house under auction is not among them until it closes."""
+    auction = w.auction
+    return w.bank_houses - (1 if auction is not None and auction.building == "house" else 0)
 
 
 def put_up(w: Work, prop: Property) -> str:
@@ -87,10 +93,11 @@ def sell_building(w: Work, a: SellBuilding) -> None:
                 houses=ps.houses - 1, hotel=False)
         return
     # A hotel comes down to houses only if the bank can supply them (§6.7).
-    left = min(w.rules.max_houses, w.bank_houses)
+    free = max(0, free_houses(w))
+    left = min(w.rules.max_houses, free)
     others = [w.level(n) for n in members if n != prop.number]
     if left < w.rules.max_houses and any(abs(level_ - left) > 1 for level_ in others):
-        raise IllegalAction("hotel_breakdown_short", property=prop.name, houses=w.bank_houses,
+        raise IllegalAction("hotel_breakdown_short", property=prop.name, houses=free,
                             needed=w.rules.max_houses)
     levels_sold = w.rules.hotel_level - left
     w.set_prop(prop.number, houses=left, hotel=False)
@@ -112,6 +119,60 @@ def sell_all(w: Work, a: SellAllBuildings) -> None:
     amount = return_group_buildings(w, prop.group)
     txn = w.transfer(BANK, a.player, amount, "sell_building")
     w.event("sold_all_buildings", txn, player=a.player, group=prop.group, amount=amount)
+
+
+def sell_buildings(w: Work, a: SellBuildings) -> None:
+    """Bring the streets of one group down to the levels named, in one go (§6.7).
+
+    This is how a hotel comes down in a house shortage: the owner sells further, on the hotel's street
+    and on the others, until the bank can supply the houses left standing.
+    """
+    who = checks.seat(w, a.player)
+    if not a.levels:
+        raise BadInput("levels_empty")
+    targets: dict[int, int] = {}
+    group = ""
+    for property_id, level in a.levels.items():
+        prop = checks.deed(w, property_id)
+        checks.street(w, prop)
+        if group and prop.group != group:
+            raise IllegalAction("levels_one_group", property=prop.name)
+        checks.owner_is(w, who, prop)
+        group = prop.group
+        current = w.level(prop.number)
+        if not 0 <= level <= current:
+            raise IllegalAction("levels_not_lower", property=prop.name, level=level, current=current)
+        targets[prop.number] = level
+    members = w.edition.groups[group]
+    after = {n: targets.get(n, w.level(n)) for n in members}
+    if all(after[n] == w.level(n) for n in members):
+        raise IllegalAction("levels_nothing_sold")
+    if max(after.values()) - min(after.values()) > 1:
+        raise IllegalAction("levels_uneven", levels=", ".join(
+            f"{w.edition.properties[n].name} {after[n]}" for n in members))
+    hotel_level = w.rules.hotel_level
+    houses_before = sum(w.props[n].houses for n in members)
+    houses_after = sum(level for level in after.values() if level < hotel_level)
+    needed = houses_after - houses_before
+    free = max(0, free_houses(w))
+    if needed > free:
+        raise IllegalAction("levels_short", houses=free, needed=needed)
+    amount = 0
+    hotels_back = 0
+    for n in members:
+        level = after[n]
+        sold = w.level(n) - level
+        if not sold:
+            continue
+        amount += w.edition.properties[n].house_price // 2 * sold
+        if w.props[n].hotel:
+            hotels_back += 1
+        w.set_prop(n, houses=level if level < hotel_level else 0, hotel=level == hotel_level)
+    w.bank_houses -= needed
+    w.bank_hotels += hotels_back
+    txn = w.transfer(BANK, a.player, amount, "sell_building")
+    w.event("sold_buildings", txn, player=a.player, group=group, amount=amount,
+            levels={w.edition.properties[n].id: after[n] for n in members})
 
 
 def return_group_buildings(w: Work, group: str) -> int:

@@ -32,15 +32,15 @@ def rent_for(edition: Edition, rules: Rules, props: Sequence[PropertyState], pro
              dice: int | None = None, card: str | None = None) -> tuple[int, str]:
     """The rent ``prop`` earns now and why: (amount, basis). Raises :class:`BadInput` if dice are needed."""
     ps = props[prop.number]
-    if ps.owner is None:
-        return 0, "unowned"
-    if ps.mortgaged:
-        return 0, "mortgaged"
     if card is not None:
         if card not in RENT_CARDS:
             raise BadInput("bad_rent_card", card=card, known=", ".join(RENT_CARDS))
         if RENT_CARDS[card] != prop.kind:
             raise IllegalAction("rent_card_mismatch", card=card, property=prop.name)
+    if ps.owner is None:
+        return 0, "unowned"
+    if ps.mortgaged:
+        return 0, "mortgaged"
     members = edition.groups[prop.group]
     owned = [n for n in members if props[n].owner == ps.owner]
     if prop.kind == "railroad":
@@ -137,6 +137,27 @@ def bid(w: Work, a: Bid) -> None:
     w.event("bid", player=a.player, amount=a.amount)
 
 
+def check_bid_stands(w: Work) -> None:
+    """Refuse a change (a mortgage, a building sold) that would leave the building auction's high bid
+    impossible to honour: the bidder keeps the bid they made until the auction closes."""
+    auction = w.auction
+    if auction is None or not auction.building or auction.high_bidder is None:
+        return
+    assert auction.high_property is not None
+    prop = w.edition.properties[auction.high_property]
+    winner = auction.high_bidder
+    next_is_hotel = w.level(prop.number) + 1 == w.rules.hotel_level
+    try:
+        check_can_build(w, winner, prop)
+    except IllegalAction:
+        pass
+    else:
+        if next_is_hotel == (auction.building == "hotel"):
+            return
+    raise IllegalAction("auction_bid_stands", player=w.name(winner), building=auction.building,
+                        property=prop.name, amount=w.money(auction.high_bid))
+
+
 def auction_close(w: Work, _a: AuctionClose) -> None:
     auction = w.auction
     if auction is None:
@@ -173,6 +194,10 @@ def auction_close(w: Work, _a: AuctionClose) -> None:
         nxt = auction.queue[0]
         w.auction = Auction(property=nxt, queue=auction.queue[1:], claims=tuple(c for c in claims if c[1] > 0))
         w.event("auction_opened", property=w.edition.properties[nxt].id, excluded=[])
+        return
+    from banker.settlement import check_end
+
+    check_end(w)  # a short game's last bankruptcy is counted once its auctions are over
 
 
 def share_out(amount: int, claims: list[tuple[str, int]]) -> tuple[list[tuple[str, int]], list[tuple[str, int]]]:

@@ -37,6 +37,7 @@ from banker.actions import (
     Salary,
     SellAllBuildings,
     SellBuilding,
+    SellBuildings,
     StartAuction,
     Tax,
     Trade,
@@ -74,6 +75,7 @@ HANDLERS: dict[type[Action], Handler] = {
     Build: buildings.build,
     SellBuilding: buildings.sell_building,
     SellAllBuildings: buildings.sell_all,
+    SellBuildings: buildings.sell_buildings,
     PayDebt: settlement.pay_debt,
     Bankrupt: settlement.bankrupt,
     Trade: settlement.trade,
@@ -82,7 +84,8 @@ HANDLERS: dict[type[Action], Handler] = {
 }
 
 # What may happen while an auction is open: bidding, closing, and raising money to bid with.
-DURING_AUCTION = (Bid, AuctionClose, Mortgage, SellBuilding, SellAllBuildings, EndGame)
+RAISING_MONEY = (Mortgage, SellBuilding, SellAllBuildings, SellBuildings)
+DURING_AUCTION = (Bid, AuctionClose, *RAISING_MONEY)
 DECISION_ACTIONS = (Unmortgage, KeepMortgaged)
 
 
@@ -113,6 +116,9 @@ def apply(state: GameState | None, action: Action) -> tuple[GameState, tuple[Eve
     w = Work(state)
     _common_checks(w, action)
     handler(w, action)
+    if state.auction is not None and isinstance(action, RAISING_MONEY):
+        # The high bid must stay one that auction_close can honour: an auction never locks the game.
+        deeds.check_bid_stands(w)
     return w.freeze(History(state, action)), tuple(w.events)
 
 
@@ -121,7 +127,7 @@ def _common_checks(w: Work, action: Action) -> None:
     if state.auction is not None and not isinstance(action, DURING_AUCTION):
         auction = state.auction
         what = state.edition.properties[auction.property].name if auction.property is not None else auction.building
-        raise IllegalAction("auction_open", what=what)
+        raise IllegalAction("end_game_auction" if isinstance(action, EndGame) else "auction_open", what=what)
     actor = action.actor
     if actor is None:
         return
@@ -129,9 +135,12 @@ def _common_checks(w: Work, action: Action) -> None:
     if state.players[seat].bankrupt:
         raise IllegalAction("player_bankrupt", player=actor)
     pending = [d for d in state.decisions if d.player == seat]
-    if pending and not isinstance(action, DECISION_ACTIONS):
-        prop = state.edition.properties[pending[0].property]
-        raise IllegalAction("decision_pending", player=actor, property=prop.name)
+    if pending:
+        ids = {state.edition.properties[d.property].id for d in pending}
+        # Only the decision itself: unmortgage or keep_mortgaged of a deed waiting for one (§7.5).
+        if not (isinstance(action, DECISION_ACTIONS) and action.property in ids):
+            prop = state.edition.properties[pending[0].property]
+            raise IllegalAction("decision_pending", player=actor, property=prop.name)
     if action.money_out and state.debts_of(seat):
         raise IllegalAction("in_debt", player=actor)
 

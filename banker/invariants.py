@@ -78,6 +78,18 @@ def invariant_errors(state: GameState) -> list[str]:
     active = [p for p in state.players if not p.bankrupt]
     if not state.ended and len(active) < 2:
         errors.append("game goes on with fewer than two players")
+    if state.ended and (state.auction is not None or state.decisions):
+        errors.append("the game is over with an auction or a decision still pending")
+    if state.auction is not None and not state.ended:
+        # The rules always offer a way forward: an open auction can be closed.
+        from banker.actions import AuctionClose
+        from banker.engine import apply
+        from banker.errors import BankerError
+
+        try:
+            apply(state, AuctionClose())
+        except BankerError as exc:
+            errors.append(f"the open auction cannot be closed: {exc}")
     return errors
 
 

@@ -25,7 +25,6 @@ EN: dict[str, str] = {
 "bad_dice": "A dice total is between 2 and 12, not {dice}.",
 "bad_field": "In {action}, {field} = {value} is not valid: expected {expected}.",
 "bad_json": "This line is not valid JSON ({problem} at column {column}).",
-"bad_player_name": "The player name {player!r} is empty or has spaces at its ends.",
 "bad_rent_card": "Unknown rent card {card!r}; use one of: {known}.",
 "bad_rule_value": "House rule {rule} = {value} is not valid: expected {expected}.",
 "bankrupt_can_pay": "{player} cannot go bankrupt: selling and mortgaging would raise {value}, enough for the debt of {amount}. Raise the money and pay the debt.",
@@ -53,11 +52,9 @@ EN: dict[str, str] = {
 "decision_pending": "{player} must first decide about the mortgaged {property}: lift the mortgage (unmortgage) or keep it and pay the interest (keep_mortgaged).",
 "decliner_may_not_bid": "{player} declined to buy, and the house rules do not let the decliner bid.",
 "dice_needed": "The rent of {property} depends on the dice: give the total thrown (dice).",
-"duplicate_player": "Every player needs a different name: {players}.",
 "edition_file": "{file}: {field}: {problem}",
 "game_in_progress": "A game is already running; new_game starts a separate game.",
 "game_over": "The game is over ({winner} won). Undo to continue, or start a new game.",
-"hotel_breakdown_short": "The bank has only {houses} houses, not the {needed} to break down the hotel on {property} evenly: sell all the group's buildings (sell_all_buildings) instead.",
 "in_debt": "{player} has a debt to pay first: raise money (sell buildings, mortgage, trade) and pay it, or declare bankruptcy.",
 "jail_card_held": "The Get Out of Jail Free card of {deck} is held by {holder}; it cannot be drawn again until it is used.",
 "missing_action_name": "Each line needs an \"action\": one of {known}.",
@@ -75,7 +72,6 @@ EN: dict[str, str] = {
 "no_pot_rule": "Free Parking pays nothing under these rules (the house rule free_parking_pot is off).",
 "not_a_street": "{property} is not a street: only streets take houses and hotels.",
 "not_a_tax_square": "{square} is not a tax square.",
-"not_an_object": "Each line must be a JSON object, not a {got}.",
 "not_enough_cash": "{player} has {cash} and needs {amount} for {what}: {missing} short. Sell buildings or mortgage first.",
 "not_in_jail": "{player} is not in jail.",
 "not_mortgaged": "{property} is not mortgaged.",
@@ -147,7 +143,6 @@ EN: dict[str, str] = {
 "event_buildings_sold": "{player}'s buildings go back to the bank for {amount}.",
 "event_inherited_cash": "{player} receives {source}'s cash: {amount}.",
 "event_inherited_deed": "{player} receives {property} from {source}.",
-"event_bankruptcy_cash": "{player}'s cash of {amount} goes to the creditors.",
 "event_deeds_returned": "{player}'s deeds return to the bank.",
 "event_game_over": "The game is over: {winner} wins.",
 "event_turn": "It is {player}'s turn.",
@@ -161,6 +156,30 @@ EN: dict[str, str] = {
 "summary_bank": "bank: {houses} houses, {hotels} hotels; pot {pot}",
 "summary_debt": "debt: {player} owes {to} {amount}",
 "summary_auction": "auction: {property}, high bid {amount}",
+"auction_bid_stands": "{player}'s bid of {amount} for a {building} on {property} stands until the auction closes: this would make it impossible to build there. Close the auction first.",
+"levels_empty": "Name the level each street comes down to, e.g. \"levels\": {{\"mediterranean\": 3, \"baltic\": 3}}.",
+"levels_one_group": "{property} is in another group: name the streets of one group only.",
+"levels_not_lower": "{property} has {current} levels of buildings (5 is a hotel): it can come down to 0 to {current}, not {level}.",
+"levels_nothing_sold": "These levels are the buildings standing now: nothing would be sold.",
+"levels_uneven": "Sell evenly: the group would be left with {levels}; the levels may differ by one at most.",
+"levels_short": "These levels need {needed} houses from the bank, which can give {houses}: sell further.",
+"event_sold_buildings": "{player} sells buildings of the {group} group for {amount}.",
+"hotel_breakdown_short": "The bank has only {houses} houses, not the {needed} to break down the hotel on {property} evenly: sell further in one go with sell_buildings (name the level each street comes down to), or sell every building of the group (sell_all_buildings).",
+"duplicate_key": "The field {field!r} is given twice: give each field once.",
+"too_deep": "This line nests lists or objects more than {limit} deep: no action needs that.",
+"number_too_long": "This line has a number with too many digits: amounts are at most 1,000,000,000.",
+"bad_text": "This line has a text that is not valid Unicode (character {position} of the text).",
+"amount_too_large": "{field} is at most {limit} (and at least -{limit}).",
+"unknown_field_none": "{action} takes no fields besides \"action\": remove {field!r}.",
+"player_name_empty": "A player needs a name: an empty name cannot be used.",
+"player_name_control": "The player name {player} has a line break or a control character: use letters, digits and spaces.",
+"player_name_invisible": "The player name {player} shows nothing: use letters or digits.",
+"player_name_too_long": "A player name has at most {limit} characters; this one has {length}.",
+"bad_player_name": "The player name {player!r} has spaces at its ends: remove them.",
+"not_an_object": "Each line must be a JSON object, not {got}.",
+"event_bankruptcy_cash": "{player}'s cash of {amount} goes to {to}.",
+"end_game_auction": "The auction of {what} is still open: close it (auction_close) before ending the game.",
+"duplicate_player": "Every player needs a different name: {player} and {other} are the same (capitals do not count).",
 }
 
 EN_LABELS: dict[str, str] = {
@@ -191,6 +210,12 @@ EN_LABELS: dict[str, str] = {
     "yellow": "yellow",
     "green": "green",
     "dark_blue": "dark blue",
+    "creditors": "the creditors",
+    "json_list": "a list",
+    "json_text": "a text",
+    "json_number": "a number",
+    "json_boolean": "true or false",
+    "json_null": "null",
 }
 
 TABLES: dict[str, dict[str, str]] = {"en": EN, "ru": RU, "bg": BG}
@@ -238,14 +263,14 @@ def render(key: str, params: dict[str, Any], language: str) -> str:
 
 
 ACCOUNT_KEYS = frozenset({"owner", "creditor", "to"})
-WORD_KEYS = frozenset({"building", "what"})
+WORD_KEYS = frozenset({"building", "what", "got"})
 
 
 def _localize(key: str, value: Any, language: str) -> Any:
     """Accounts ("bank", "pot") and small words ("house", "bid") inside a message, in its language."""
     if not isinstance(value, str):
         return value
-    if key in ACCOUNT_KEYS and value in ("bank", "pot"):
+    if key in ACCOUNT_KEYS and value in ("bank", "pot", "creditors"):
         return label(value, language)
     if key in WORD_KEYS and value in EN_LABELS:
         return label(value, language)

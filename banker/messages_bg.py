@@ -14,7 +14,6 @@ BG: dict[str, str] = {
     "bad_dice": "Сборът на заровете е между 2 и 12, а не {dice}.",
     "bad_field": "{action}: {field} = {value} не е валидно, очаква се {expected}.",
     "bad_json": "Този ред не е валиден JSON ({problem}, колона {column}).",
-    "bad_player_name": "Името на играча {player!r} е празно или има интервали в началото или в края.",
     "bad_rent_card": "Непозната карта за наем {card!r}; използвайте една от: {known}.",
     "bad_rule_value": "Домашното правило {rule} = {value} не е валидно: очаква се {expected}.",
     "bankrupt_can_pay": (
@@ -64,15 +63,10 @@ BG: dict[str, str] = {
         "{player} отказа да купи, а домашните правила не позволяват на отказалия да наддава."
     ),
     "dice_needed": "Наемът на {property} зависи от заровете: въведете хвърления сбор (dice).",
-    "duplicate_player": "Всеки играч трябва да има различно име: {players}.",
     "edition_file": "{file}: {field}: {problem}",
     "game_in_progress": "Вече тече игра; new_game започва отделна игра.",
     "game_over": (
         "Играта свърши (спечели {winner}). Отменете хода, за да продължите, или започнете нова игра."
-    ),
-    "hotel_breakdown_short": (
-        "Къщите в банката са само {houses}, а за равномерно разваляне на хотела на {property} трябват "
-        "{needed}: вместо това продайте всички сгради в групата (sell_all_buildings)."
     ),
     "in_debt": (
         "{player} първо трябва да плати дълг: съберете пари (продайте сгради, ипотекирайте, направете "
@@ -104,7 +98,6 @@ BG: dict[str, str] = {
     ),
     "not_a_street": "{property} не е улица: къщи и хотели се строят само на улици.",
     "not_a_tax_square": "{square} не е поле за данък.",
-    "not_an_object": "Всеки ред трябва да е JSON обект, а не {got}.",
     "not_enough_cash": (
         "{player} има {cash}, а за {what} трябват {amount}: не стигат {missing}. Първо продайте сгради или "
         "ипотекирайте."
@@ -192,7 +185,6 @@ BG: dict[str, str] = {
     "event_buildings_sold": "Сградите на {player} се връщат в банката за {amount}.",
     "event_inherited_cash": "{player} получава парите на {source}: {amount}.",
     "event_inherited_deed": "{player} получава {property} от {source}.",
-    "event_bankruptcy_cash": "Парите на {player} ({amount}) отиват при кредиторите.",
     "event_deeds_returned": "Имотите на {player} се връщат в банката.",
     "event_game_over": "Играта свърши: печели {winner}.",
     "event_turn": "На ход е {player}.",
@@ -206,6 +198,46 @@ BG: dict[str, str] = {
     "summary_bank": "банка: къщи {houses}, хотели {hotels}; каса {pot}",
     "summary_debt": "дълг: {player} дължи {amount} — на: {to}",
     "summary_auction": "търг: {property}, най-висока оферта {amount}",
+    "auction_bid_stands": (
+        "Наддаването на {player} ({amount}) за {building} върху {property} важи до закриването на търга, а след това там няма да може да се строи. Първо закрийте търга."
+    ),
+    "levels_empty": (
+        "Посочете до какво ниво слизат сградите на всяка улица, например \"levels\": {{\"mediterranean\": 3, \"baltic\": 3}}."
+    ),
+    "levels_one_group": "{property} е от друга група: посочете улици само от една група.",
+    "levels_not_lower": (
+        "На {property} нивото на сградите е {current} (5 е хотел): може да слезе до 0–{current}, но не до {level}."
+    ),
+    "levels_nothing_sold": "Тези нива са сегашните сгради: нищо няма да се продаде.",
+    "levels_uneven": (
+        "Продавайте равномерно: в групата би останало {levels}, а нивата могат да се различават най-много с едно."
+    ),
+    "levels_short": "За тези нива банката трябва да даде {needed} къщи, а може да даде {houses}: продайте още.",
+    "event_sold_buildings": "{player} продава сгради от групата „{group}“ за {amount}.",
+    "hotel_breakdown_short": (
+        "Банката има само {houses} къщи, а за да се замени хотелът на {property} равномерно, трябват {needed}. Продайте повече наведнъж (sell_buildings, с нивото на всяка улица) или всички сгради на групата (sell_all_buildings)."
+    ),
+    "duplicate_key": "Полето {field!r} е дадено два пъти: дайте всяко поле веднъж.",
+    "too_deep": (
+        "В реда списъците или обектите са вложени на повече от {limit} нива: никое действие не се нуждае от това."
+    ),
+    "number_too_long": "В реда има твърде дълго число: сумите са най-много 1 000 000 000.",
+    "bad_text": "В реда има текст, който не е валиден Уникод (знак {position}).",
+    "amount_too_large": "{field}: най-много {limit} (и най-малко -{limit}).",
+    "unknown_field_none": "{action} няма полета освен \"action\": махнете {field!r}.",
+    "player_name_empty": "Играчът трябва да има име: празно име не става.",
+    "player_name_control": (
+        "Името на играча {player} съдържа нов ред или управляващ знак: използвайте букви, цифри и интервали."
+    ),
+    "player_name_invisible": "Името на играча {player} не показва нищо: използвайте букви или цифри.",
+    "player_name_too_long": "Името на играча е най-много {limit} знака, а това има {length}.",
+    "bad_player_name": "Името на играча {player!r} има интервали в началото или в края: махнете ги.",
+    "not_an_object": "Всеки ред трябва да е JSON обект, а не {got}.",
+    "event_bankruptcy_cash": "Парите на {player} ({amount}) отиват при {to}.",
+    "end_game_auction": "Търгът ({what}) още е открит: закрийте го (auction_close), преди да приключите играта.",
+    "duplicate_player": (
+        "Всеки играч трябва да има различно име: {player} и {other} са едно и също (главните букви не се броят)."
+    ),
 }
 
 BG_LABELS: dict[str, str] = {
@@ -236,4 +268,10 @@ BG_LABELS: dict[str, str] = {
     "yellow": "жълти",
     "green": "зелени",
     "dark_blue": "тъмносини",
+    "creditors": "кредиторите",
+    "json_list": "списък",
+    "json_text": "текст",
+    "json_number": "число",
+    "json_boolean": "true или false",
+    "json_null": "null",
 }

@@ -18,7 +18,6 @@ RU: dict[str, str] = {
     "bad_dice": "Сумма на кубиках — от 2 до 12, а не {dice}.",
     "bad_field": "{action}: значение {field} = {value} не подходит, нужно {expected}.",
     "bad_json": "Строка не читается как JSON ({problem}, столбец {column}).",
-    "bad_player_name": "Имя игрока {player!r} пустое или начинается либо заканчивается пробелом.",
     "bad_rent_card": "Неизвестная карточка аренды {card!r}; можно: {known}.",
     "bad_rule_value": "Домашнее правило {rule} = {value} не подходит: нужно {expected}.",
     "bankrupt_can_pay": (
@@ -69,15 +68,10 @@ RU: dict[str, str] = {
         "{player}: по домашним правилам тот, кто отказался от покупки, не участвует в аукционе."
     ),
     "dice_needed": "{property}: аренда зависит от кубиков — укажите сумму выпавших очков (dice).",
-    "duplicate_player": "У каждого игрока должно быть своё имя: {players}.",
     "edition_file": "{file}: {field}: {problem}",
     "game_in_progress": "Игра уже идёт; new_game начинает отдельную игру.",
     "game_over": (
         "Игра окончена (победитель — {winner}). Отмените ход, чтобы продолжить, или начните новую игру."
-    ),
-    "hotel_breakdown_short": (
-        "В банке осталось домов: {houses}, а чтобы равномерно заменить отель ({property}) домами, нужно "
-        "{needed}. Вместо этого продайте все здания группы (sell_all_buildings)."
     ),
     "in_debt": (
         "{player}: сначала нужно заплатить долг. Соберите деньги (продайте здания, заложите, обменяйтесь) и "
@@ -109,7 +103,6 @@ RU: dict[str, str] = {
     ),
     "not_a_street": "{property} — не улица: дома и отели строят только на улицах.",
     "not_a_tax_square": "{square} — не поле налога.",
-    "not_an_object": "Каждая строка должна быть JSON-объектом, а не {got}.",
     "not_enough_cash": (
         "{player}: нужно {amount} ({what}), а есть {cash} — не хватает {missing}. Сначала продайте здания "
         "или заложите что-нибудь."
@@ -195,7 +188,6 @@ RU: dict[str, str] = {
     "event_buildings_sold": "{player}: здания возвращаются в банк за {amount}.",
     "event_inherited_cash": "{player} получает деньги игрока {source}: {amount}.",
     "event_inherited_deed": "{player} получает от игрока {source}: {property}.",
-    "event_bankruptcy_cash": "Деньги игрока {player} ({amount}) уходят кредиторам.",
     "event_deeds_returned": "Карточки собственности игрока {player} возвращаются в банк.",
     "event_game_over": "Игра окончена: побеждает {winner}.",
     "event_turn": "Ходит {player}.",
@@ -209,6 +201,46 @@ RU: dict[str, str] = {
     "summary_bank": "банк: домов {houses}, отелей {hotels}; копилка {pot}",
     "summary_debt": "долг: {player} должен {amount} — получатель: {to}",
     "summary_auction": "аукцион: {property}, высшая ставка {amount}",
+    "auction_bid_stands": (
+        "Ставка игрока {player} ({amount}) на {building} на участке {property} действует до закрытия аукциона, а после этого строить там будет нельзя. Сначала закройте аукцион."
+    ),
+    "levels_empty": (
+        "Укажите, до какого уровня снести здания на каждом участке, например \"levels\": {{\"mediterranean\": 3, \"baltic\": 3}}."
+    ),
+    "levels_one_group": "{property} из другой группы: укажите участки только одной группы.",
+    "levels_not_lower": (
+        "На участке {property} уровень застройки {current} (5 — отель): его можно снизить до значения от 0 до {current}, но не до {level}."
+    ),
+    "levels_nothing_sold": "Эти уровни совпадают с нынешней застройкой: продавать нечего.",
+    "levels_uneven": (
+        "Продавайте равномерно: в группе осталось бы {levels}, а уровни могут отличаться не больше чем на один."
+    ),
+    "levels_short": (
+        "Для такой застройки банку нужно выдать домов: {needed}, а он может выдать {houses}. Продайте больше."
+    ),
+    "event_sold_buildings": "{player} продаёт здания группы «{group}» за {amount}.",
+    "hotel_breakdown_short": (
+        "В банке осталось домов: {houses}, а чтобы равномерно заменить отель ({property}) домами, нужно {needed}. Продайте больше за один раз (sell_buildings, с уровнем для каждого участка) или все здания группы (sell_all_buildings)."
+    ),
+    "duplicate_key": "Поле {field!r} указано дважды: укажите каждое поле один раз.",
+    "too_deep": "В строке списки или объекты вложены глубже {limit} уровней: ни одному действию это не нужно.",
+    "number_too_long": "В строке слишком длинное число: суммы не больше 1 000 000 000.",
+    "bad_text": "В строке есть текст, который не является корректным Юникодом (символ {position}).",
+    "amount_too_large": "{field}: не больше {limit} (и не меньше -{limit}).",
+    "unknown_field_none": "У действия {action} нет полей, кроме \"action\": уберите {field!r}.",
+    "player_name_empty": "У игрока должно быть имя: пустое имя не подходит.",
+    "player_name_control": (
+        "В имени игрока {player} есть перевод строки или управляющий символ: используйте буквы, цифры и пробелы."
+    ),
+    "player_name_invisible": "Имя игрока {player} ничего не показывает: используйте буквы или цифры.",
+    "player_name_too_long": "В имени игрока не больше {limit} символов, а здесь {length}.",
+    "bad_player_name": "Имя игрока {player!r} начинается или заканчивается пробелом: уберите его.",
+    "not_an_object": "Каждая строка должна быть JSON-объектом, а не {got}.",
+    "event_bankruptcy_cash": "Деньги игрока {player} ({amount}) получает {to}.",
+    "end_game_auction": "Аукцион ({what}) ещё идёт: закройте его (auction_close), прежде чем заканчивать игру.",
+    "duplicate_player": (
+        "У каждого игрока должно быть своё имя: {player} и {other} — одно и то же (заглавные буквы не в счёт)."
+    ),
 }
 
 RU_LABELS: dict[str, str] = {
@@ -239,4 +271,10 @@ RU_LABELS: dict[str, str] = {
     "yellow": "жёлтые",
     "green": "зелёные",
     "dark_blue": "синие",
+    "creditors": "кредиторы",
+    "json_list": "список",
+    "json_text": "текст",
+    "json_number": "число",
+    "json_boolean": "true или false",
+    "json_null": "null",
 }

@@ -10,9 +10,14 @@ from banker.errors import BadInput
 ROUNDINGS = ("up", "down", "nearest")
 
 
+MAX_AMOUNT = 1_000_000_000
+"""The largest amount an action or a house rule may name: far beyond any game, and exact in any
+phone's JavaScript (whose integers are exact up to 2**53)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """Every rule that differs between printings or tables (RULES.md names each one)."""
+    """Every rule that differs between printings or tables (docs/rules.md names each one)."""
 
     starting_cash: int = 1500
     """§1.2: cash each player starts with."""
@@ -106,6 +111,8 @@ class Rules:
                         raise BadInput("bad_rule_value", rule=key, value=repr(value), expected="a whole number")
                     if value < (-1 if key == "deal_deeds" else 0):
                         raise BadInput("bad_rule_value", rule=key, value=repr(value), expected="not negative")
+                    if value > MAX_AMOUNT:
+                        raise BadInput("amount_too_large", field=key, limit=MAX_AMOUNT)
                 elif isinstance(default, str) and value not in ROUNDINGS:
                     raise BadInput("bad_rule_value", rule=key, value=repr(value), expected=" / ".join(ROUNDINGS))
                 values[key] = value

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import unicodedata
 from dataclasses import replace
 
 from banker import checks
@@ -18,22 +19,25 @@ from banker.work import Work
 from banker.worth import liquidation_value, net_worth
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 8
+MAX_NAME_LENGTH = 20
+"""Characters in a player's name: enough for any first name, short enough for the table's screen."""
+INVISIBLE = frozenset({"Cf", "Mn", "Me", "Zs", "Co", "Cn"})
+"""Unicode categories that show nothing on their own (format marks, combining marks, spaces)."""
 
 
 def new_game(a: NewGame) -> tuple[GameState, tuple[Event, ...]]:
     """The state at the start of a game, with the starting cash issued and any deeds dealt."""
     edition = load_edition(a.edition)
     rules = Rules.build(edition.defaults, a.rules)
-    names = a.players
+    names = tuple(unicodedata.normalize("NFC", name) for name in a.players)
     if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
         raise BadInput("player_count", count=len(names), low=MIN_PLAYERS, high=MAX_PLAYERS)
     for name in names:
-        if name.strip() != name or not name:
-            raise BadInput("bad_player_name", player=name)
-        if name.lower() in RESERVED_NAMES:
-            raise BadInput("reserved_player_name", player=name)
-    if len(set(names)) != len(names):
-        raise BadInput("duplicate_player", players=", ".join(names))
+        check_player_name(name)
+    folded = [name.casefold() for name in names]
+    for i, name in enumerate(names):
+        if folded.index(folded[i]) != i:
+            raise BadInput("duplicate_player", player=name, other=names[folded.index(folded[i])])
     start = GameState(
         edition=edition,
         rules=rules,
@@ -49,6 +53,22 @@ def new_game(a: NewGame) -> tuple[GameState, tuple[Event, ...]]:
     w.event("new_game", txn, edition=edition.id, players=list(names), amount=rules.starting_cash)
     _deal(w, a)
     return replace(w.freeze(), seq=0), tuple(w.events)
+
+
+def check_player_name(name: str) -> None:
+    """A name the table can show and the players can tell apart; :class:`BadInput` says what is wrong."""
+    if not name:
+        raise BadInput("player_name_empty")
+    if any(unicodedata.category(c) in ("Cc", "Cs", "Zl", "Zp") for c in name):
+        raise BadInput("player_name_control", player=name.encode("unicode_escape").decode("ascii"))
+    if all(c.isspace() or unicodedata.category(c) in INVISIBLE for c in name):
+        raise BadInput("player_name_invisible", player=name.encode("unicode_escape").decode("ascii"))
+    if name.strip() != name:
+        raise BadInput("bad_player_name", player=name)
+    if len(name) > MAX_NAME_LENGTH:
+        raise BadInput("player_name_too_long", length=len(name), limit=MAX_NAME_LENGTH)
+    if name.casefold() in RESERVED_NAMES:
+        raise BadInput("reserved_player_name", player=name)
 
 
 def _deal(w: Work, a: NewGame) -> None:
@@ -124,7 +144,8 @@ def bankrupt(w: Work, a: Bankrupt) -> None:
     owned = [n for n, ps in enumerate(w.props) if ps.owner == who]
     w.event("bankrupt", player=name, creditors=creditors, amount=total)
 
-    if len(creditors) == 1 and players_owed and not any(d.shared for d in debts):
+    # Who is still owed at this moment decides the kind of bankruptcy, whatever the debts came from.
+    if len(creditors) == 1 and players_owed:
         heir = players_owed[0]
         heir_seat = w.seat_of(heir)
         assert heir_seat is not None
@@ -144,8 +165,10 @@ def bankrupt(w: Work, a: Bankrupt) -> None:
             w.set_player(heir_seat, jail_cards=(*w.players[heir_seat].jail_cards, *cards))
         _redirect_claims(w, name, heir)
     else:
-        # To the bank (§9.2), or several creditors sharing what the assets raise (§9.4).
-        if players_owed:
+        # To the bank (§9.2), or several creditors (players, the bank, the pot) sharing what the
+        # assets raise in proportion to their claims (§9.4).
+        several = len(creditors) > 1
+        if several:
             _sell_buildings_to_bank(w, who, owned)
         else:
             for group in {w.edition.properties[n].group for n in owned}:
@@ -154,18 +177,20 @@ def bankrupt(w: Work, a: Bankrupt) -> None:
         cash = w.players[who].cash
         claim_list = [(c, claims[c]) for c in creditors]
         if cash:
-            if not players_owed:
-                txn = w.transfer(name, creditors[0], cash, "bankruptcy")
-                claim_list = [(creditors[0], 0)]
-            else:
+            if several:
                 shares, claim_list = share_out(cash, claim_list)
                 txn = w.split(name, shares, "bankruptcy")
-            w.event("bankruptcy_cash", txn, player=name, amount=cash)
+            else:
+                txn = w.transfer(name, creditors[0], cash, "bankruptcy")
+                claim_list = [(creditors[0], 0)]
+            w.event("bankruptcy_cash", txn, player=name, amount=cash,
+                    to=creditors[0] if not several else "creditors")
         for number in owned:
             w.set_prop(number, owner=None, mortgaged=False)
-        auctions = w.rules.bankruptcy_auctions and owned
+        last_standing = len(w.state.active_seats()) - 1 <= 1
+        auctions = w.rules.bankruptcy_auctions and owned and not last_standing
         if auctions:
-            unpaid = tuple(c for c in claim_list if c[1] > 0) if players_owed else ()
+            unpaid = tuple(c for c in claim_list if c[1] > 0) if several else ()
             first, rest = owned[0], tuple(owned[1:])
             w.auction = Auction(property=first, queue=rest, claims=unpaid)
             w.event("auction_opened", property=w.edition.properties[first].id, excluded=[])
@@ -177,7 +202,9 @@ def bankrupt(w: Work, a: Bankrupt) -> None:
     w.bankrupt_order = (*w.bankrupt_order, who)
     if w.turn == who:
         _advance_turn(w)
-    _check_end(w)
+    if w.auction is None:
+        check_end(w)
+    # Otherwise the game ends, if it does, once the bankruptcy auctions are over (auction_close).
 
 
 def _sell_buildings_to_bank(w: Work, who: int, owned: list[int]) -> None:
@@ -196,7 +223,8 @@ def _redirect_claims(w: Work, bankrupt_name: str, heir: str) -> None:
     w.debts = [d for d in w.debts if w.name(d.debtor) != d.creditor]
 
 
-def _check_end(w: Work) -> None:
+def check_end(w: Work) -> None:
+    """End the game when one player is left, or at the short game's second bankruptcy."""
     active = [s for s, p in enumerate(w.players) if not p.bankrupt]
     limit = w.rules.ends_at_bankruptcies
     if len(active) <= 1 or (limit and len(w.bankrupt_order) >= limit):
@@ -209,6 +237,8 @@ def finish(w: Work) -> None:
                      key=lambda s: (-net_worth(state, s), s))
     w.ended = True
     w.auction = None
+    # Nothing is left waiting once the game is over: a received mortgaged deed simply stays mortgaged.
+    w.decisions = []
     w.winner = w.name(ranking[0]) if ranking else None
     w.event("game_over", winner=w.winner,
             ranking=[{"player": w.name(s), "net_worth": net_worth(state, s)} for s in ranking])

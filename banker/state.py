@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -115,6 +116,8 @@ class GameState:
     def seat(self, name: str) -> int:
         """The seat of the player called ``name``; :class:`UnknownName` if nobody is."""
         seat = self.seats.get(name)
+        if seat is None:
+            seat = self.seats.get(unicodedata.normalize("NFC", name))
         if seat is not None:
             return seat
         raise UnknownName("unknown_player", player=name, players=", ".join(p.name for p in self.players))

@@ -6,6 +6,7 @@ All money moves through :meth:`Work.transfer`, which records a balanced :class:`
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
 from banker.errors import IllegalAction
@@ -66,7 +67,9 @@ class Work:
         return self.players[seat].name
 
     def seat_of(self, account: str) -> int | None:
-        return self.state.seats.get(account)
+        seats = self.state.seats
+        seat = seats.get(account)
+        return seat if seat is not None else seats.get(unicodedata.normalize("NFC", account))
 
     def level(self, number: int) -> int:
         ps = self.props[number]
