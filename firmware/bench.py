@@ -54,6 +54,7 @@ def bench_tap_to_frame(taps: int = 1000) -> dict[str, Any]:
                 loop.handle(tap)
             elapsed = time.perf_counter() - start
             chip.remove(card)
+            chip.clock.sleep(table.hub.remove_after_s + table.hub.cooldown_s)  # lifted, and off long enough to tap anew
             for _ in range(table.hub.misses_to_remove):
                 table.hub.poll_once()
             if display.frames == frames + 1:

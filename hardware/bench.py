@@ -4,21 +4,30 @@
 
 What is measured, and what it means for a Raspberry Pi:
 
-- **SPI transfers per poll**, stock ``mfrc522`` vs this driver. This count is exact and the same on
-  a Pi, where each transfer is a system call; it is what made the stock empty poll last about a
-  second. Wall times here are the Python cost of the code plus the emulator on this machine;
-  on a Pi the chip's own timeout (≈15 ms with the library's timer settings) is added to every
-  empty poll.
+- **SPI transfers and emulated time per poll**, the stock ``mfrc522`` code vs this driver. The
+  emulator's clock (:mod:`hardware.emulator.clock`) charges each transfer its bits at the driver's
+  1 MHz SPI clock plus an assumed 20 µs of system call, and the chip takes the time a chip takes
+  (frames on the air, the card's answer, the timer as configured). These figures are what a poll
+  costs on a chip, not on this machine; the 20 µs is an assumption, not a measurement on a Pi.
+- **Worst-case tap latency** with four readers, from the emulated clock: a card is put on each
+  reader at every moment of a polling round in turn, and the longest wait from placement to the
+  tap event is reported.
+- **Idle CPU** with four emulated readers and nothing on them, polled by the hub's thread for a
+  second in real time (the chips' timers then run on this machine's clock): the share of one core
+  the process uses. The emulator's own work is included, so it overstates the driver's share.
+  "before" is the previous way of waiting (the library's 15.5 ms timer, spinning on the IRQ flags,
+  10 ms between rounds); "after" is this driver's.
 - **Bytes per full OLED frame** on the managed smbus2 bus the Pi uses, and the wire time they take
   at 100 kHz and 400 kHz (9 clocks per byte plus start and stop per transaction).
 - **Tap to frame**: from the start of a polling round that finds a card on the second of two
   readers, through the tap event and rendering, to the frame handed to the real SH1106 driver and
-  packed by it. The radio, the SPI clock and the I²C wire are not included.
+  packed by it (this machine's CPU time). The I²C wire is not included.
 """
 
 from __future__ import annotations
 
 import statistics
+import threading
 import time
 import warnings
 from collections.abc import Callable
@@ -27,6 +36,10 @@ from typing import Any
 Results = dict[str, float | int | str]
 
 _RUNS = 30
+_BUSES = ((0, 0), (0, 1), (1, 0), (1, 1))
+OLD_WAY = {"timer_reload": 30, "wait_step_s": 0.0}
+"""How the driver used to wait: the library's 15.5 ms timer, reading the IRQ flags without a pause."""
+OLD_INTERVAL_S = 0.01
 
 
 def _median_ms(action: Callable[[], Any], runs: int = _RUNS, setup: Callable[[], Any] | None = None) -> float:
@@ -47,54 +60,160 @@ def _transfers(chip: Any, action: Callable[[], Any]) -> int:
     return after - before
 
 
+def _emulated_ms(clock: Any, action: Callable[[], Any]) -> float:
+    start: float = clock.monotonic()
+    action()
+    end: float = clock.monotonic()
+    return round((end - start) * 1000, 3)
+
+
 def bench_nfc() -> Results:
-    """SPI transfers and wall time of an empty poll and of a tap: stock mfrc522 vs this driver."""
+    """SPI transfers, emulated time and wall time of an empty poll and of a tap: stock vs this driver."""
     from hardware.emulator import EmulatedCard, FakeSpiBus, Mfrc522Chip, emulated_pi
     from hardware.nfc import Mfrc522Reader
 
-    chip = Mfrc522Chip()
     spi = FakeSpiBus()
-    spi.attach(0, 0, chip)
+    stock_chip, chip = Mfrc522Chip(), Mfrc522Chip()
+    spi.attach(0, 0, stock_chip)  # SimpleMFRC522 always opens spidev0.0
+    spi.attach(0, 1, chip)
+    clock = spi.clock
     results: Results = {}
     classic = EmulatedCard.classic("DEADBEEF")
     ntag = EmulatedCard.ntag("046E51C2B33480")
     with emulated_pi(spi) as pi:
         # Ours first: it sets BCM numbering, which the stock constructor then adopts.
-        ours = Mfrc522Reader()
+        ours = Mfrc522Reader(device=1)
         stock = pi.SimpleMFRC522()
 
-        def place(card: Any) -> Callable[[], None]:
+        def place(target: Any, card: Any) -> Callable[[], None]:
             def put_on_reader() -> None:
-                chip.remove()
-                chip.place(card)
+                target.remove()
+                target.place(card)
 
             return put_on_reader
 
-        chip.remove()
-        results["nfc_empty_poll_spi_transfers_stock"] = _transfers(chip, stock.read_id_no_block)
+        results["nfc_empty_poll_spi_transfers_stock"] = _transfers(stock_chip, stock.read_id_no_block)
         results["nfc_empty_poll_spi_transfers_ours"] = _transfers(chip, ours.poll)
-        results["nfc_empty_poll_ms_stock"] = _median_ms(stock.read_id_no_block, runs=10)
-        results["nfc_empty_poll_ms_ours"] = _median_ms(ours.poll)
+        results["nfc_empty_poll_emulated_ms_stock"] = _emulated_ms(clock, stock.read_id_no_block)
+        results["nfc_empty_poll_emulated_ms_ours"] = _emulated_ms(clock, ours.poll)
+        results["nfc_empty_poll_ms_here_ours"] = _median_ms(ours.poll)
 
-        place(classic)()
-        results["nfc_tap_4byte_spi_transfers_stock"] = _transfers(chip, stock.read_id_no_block)
-        place(classic)()
+        place(stock_chip, classic)()
+        results["nfc_tap_4byte_spi_transfers_stock"] = _transfers(stock_chip, stock.read_id_no_block)
+        place(chip, classic)()
         results["nfc_tap_4byte_spi_transfers_ours"] = _transfers(chip, ours.poll)
-        place(ntag)()
-        results["nfc_tap_7byte_spi_transfers_stock"] = _transfers(chip, stock.read_id_no_block)
-        place(ntag)()
+        place(chip, classic)()
+        results["nfc_tap_4byte_emulated_ms_ours"] = _emulated_ms(clock, ours.poll)
+        place(stock_chip, ntag)()
+        results["nfc_tap_7byte_spi_transfers_stock"] = _transfers(stock_chip, stock.read_id_no_block)
+        place(chip, ntag)()
         results["nfc_tap_7byte_spi_transfers_ours"] = _transfers(chip, ours.poll)
-        results["nfc_tap_4byte_ms_stock"] = _median_ms(stock.read_id_no_block, setup=place(classic))
-        results["nfc_tap_4byte_ms_ours"] = _median_ms(ours.poll, setup=place(classic))
-        results["nfc_tap_7byte_ms_ours"] = _median_ms(ours.poll, setup=place(ntag))
-        place(ntag)()
+        place(chip, ntag)()
+        results["nfc_tap_7byte_emulated_ms_ours"] = _emulated_ms(clock, ours.poll)
+        results["nfc_tap_4byte_ms_here_ours"] = _median_ms(ours.poll, setup=place(chip, classic))
+        results["nfc_tap_7byte_ms_here_ours"] = _median_ms(ours.poll, setup=place(chip, ntag))
+        place(stock_chip, ntag)()
         stock_number = stock.read_id_no_block()
         results["nfc_7byte_uid_stock_reads"] = f"{stock_number:010X} (cascade tag 88, 3 UID bytes, BCC)"
-        place(ntag)()
+        place(chip, ntag)()
         uid = ours.poll()
         results["nfc_7byte_uid_ours_reads"] = uid.hex().upper() if uid else "nothing"
         ours.close()
+        stock.READER.spi.close()
     return results
+
+
+def _four_readers(spi: Any, **driver: Any) -> tuple[list[Any], list[Any], Any]:
+    """Four emulated RC522s on SPI0 CE0/CE1 and SPI1 CE0/CE1, opened with the real driver."""
+    from hardware.emulator import FakeGpio, Mfrc522Chip, emulated_pi
+    from hardware.nfc import Mfrc522Reader
+
+    chips = []
+    gpio = FakeGpio()
+    for bus, device in _BUSES:
+        chip = Mfrc522Chip()
+        spi.attach(bus, device, chip)
+        gpio.wire(25, chip.set_reset_level)
+        chips.append(chip)
+    context = emulated_pi(spi, gpio)
+    context.__enter__()
+    readers = [
+        Mfrc522Reader(bus=bus, device=device, name=f"NFC reader {index}", **driver)
+        for index, (bus, device) in enumerate(_BUSES)
+    ]
+    return chips, readers, context
+
+
+def bench_latency(step_s: float = 0.001) -> Results:
+    """Worst-case time from a card put on one of four readers to its tap event, on the emulated clock.
+
+    Every reader in turn gets a card at every ``step_s`` of a polling round; the hub runs rounds
+    (each reader polled once, then the hub's pause) until the tap comes out.
+    """
+    from hardware.emulator import EmulatedCard, FakeSpiBus
+    from hardware.taps import POLL_INTERVAL_S, TagReaderHub
+
+    spi = FakeSpiBus()
+    clock = spi.clock
+    chips, readers, context = _four_readers(spi)
+    try:
+        hub = TagReaderHub(readers, clock=clock.monotonic)
+
+        def one_round() -> list[Any]:
+            taps = hub.poll_once()
+            clock.sleep(POLL_INTERVAL_S)
+            return taps
+
+        for _ in range(3):
+            one_round()
+        start = clock.monotonic()
+        one_round()
+        round_s = clock.monotonic() - start
+        worst = 0.0
+        serial = 0
+        for chip in chips:
+            offset = 0.0
+            while offset < round_s:
+                serial += 1
+                card = EmulatedCard.classic(bytes([0xC0, 0, serial >> 8 & 0xFF, serial & 0xFF]))
+                placed = clock.monotonic() + offset
+                chip.place_at(card, placed)
+                taps: list[Any] = []
+                while not taps:
+                    taps = one_round()
+                worst = max(worst, taps[0].at - placed)
+                chip.remove()
+                clock.sleep(hub.remove_after_s + 0.1)
+                one_round()
+                one_round()
+                offset += step_s
+        hub.close()
+    finally:
+        context.__exit__(None, None, None)
+    return {
+        "nfc_round_4_readers_emulated_ms": round(round_s * 1000, 2),
+        "nfc_worst_tap_latency_4_readers_emulated_ms": round(worst * 1000, 2),
+    }
+
+
+def bench_idle_cpu(seconds: float = 1.0, *, old_way: bool = False) -> float:
+    """Percent of one core used while the hub polls four empty emulated readers for ``seconds``."""
+    from hardware.emulator import FakeSpiBus, RealClock
+    from hardware.taps import POLL_INTERVAL_S, TagReaderHub
+
+    spi = FakeSpiBus(clock=RealClock())
+    _, readers, context = _four_readers(spi, **(OLD_WAY if old_way else {}))
+    try:
+        hub = TagReaderHub(readers, interval_s=OLD_INTERVAL_S if old_way else POLL_INTERVAL_S)
+        hub.start()
+        threading.Event().wait(0.1)
+        cpu, wall = time.process_time(), time.perf_counter()
+        threading.Event().wait(seconds)
+        used = (time.process_time() - cpu) / (time.perf_counter() - wall)
+        hub.close()
+    finally:
+        context.__exit__(None, None, None)
+    return round(used * 100, 1)
 
 
 def _i2c_wire_ms(transactions: list[Any], clock_hz: int) -> float:
@@ -142,8 +261,9 @@ def bench_tap_to_frame() -> Results:
         display: Any = table.display
         for _ in range(_RUNS):
             chip.remove()
+            chip.clock.sleep(table.hub.remove_after_s + table.hub.cooldown_s)
             table.hub.poll_once()
-            table.hub.poll_once()  # two misses: the card counts as taken away
+            table.hub.poll_once()  # the card counts as taken away
             chip.place(card)
             start = time.perf_counter()
             (tap,) = table.hub.poll_once()
@@ -168,6 +288,9 @@ def run_bench() -> dict[str, float | int | str]:
         warnings.filterwarnings("ignore", message="Image.Image.getdata is deprecated", category=DeprecationWarning)
         try:
             results.update(bench_nfc())
+            results.update(bench_latency())
+            results["nfc_idle_cpu_4_readers_percent_before"] = bench_idle_cpu(old_way=True)
+            results["nfc_idle_cpu_4_readers_percent_after"] = bench_idle_cpu()
             results.update(bench_tap_to_frame())
         except ModuleNotFoundError as error:
             results["nfc"] = f"skipped: {error} (pip install --no-deps mfrc522==0.0.7)"

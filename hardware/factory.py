@@ -22,7 +22,14 @@ from hardware.controls import ControlPins, GpioControls, SimulatedControls, make
 from hardware.nfc import DEFAULT_RST_PIN, Mfrc522Reader
 from hardware.oled import Oled, OledChip, SimulatedDisplay, open_luma_device
 from hardware.protocols import Controls, Display, TagReader
-from hardware.taps import MISSES_TO_REMOVE, POLL_INTERVAL_S, SimulatedReader, TagReaderHub
+from hardware.taps import (
+    MISSES_TO_REMOVE,
+    POLL_INTERVAL_S,
+    REMOVE_AFTER_S,
+    SAME_CARD_COOLDOWN_S,
+    SimulatedReader,
+    TagReaderHub,
+)
 
 Mode = Literal["simulated", "emulated", "pi"]
 MODES: tuple[Mode, ...] = ("simulated", "emulated", "pi")
@@ -70,6 +77,10 @@ class TableConfig:
     """gpiozero pin factory in ``pi`` mode: ``lgpio`` works on every Pi, including the Pi 5."""
     misses_to_remove: int = MISSES_TO_REMOVE
     poll_interval_s: float = POLL_INTERVAL_S
+    remove_after_s: float = REMOVE_AFTER_S
+    """A card not seen for this long counts as taken away."""
+    same_card_cooldown_s: float = SAME_CARD_COOLDOWN_S
+    """The same card on the same reader again within this long of its tap does not tap again."""
     hold_time_s: float = 1.0
 
     @classmethod
@@ -170,6 +181,15 @@ class Emulation:
     panel shows."""
     pin_factory: Any
     """gpiozero ``MockFactory``: ``pin_factory.pin(5).drive_low()`` presses OK."""
+    gpio: Any = None
+    """The fake ``RPi.GPIO`` (the readers' RST pins are wired to the chips)."""
+
+    @property
+    def clock(self) -> Any:
+        """The emulated time of the readers and the hub (:class:`~hardware.emulator.VirtualClock`):
+        SPI transfers, the driver's sleeps and the hub's pauses move it; ``clock.sleep(1.0)`` lets a
+        second pass for the hub's removal time without waiting for it."""
+        return self.spi.clock
 
     @property
     def panel(self) -> Any:
@@ -223,8 +243,18 @@ def open_table(config: TableConfig | None = None) -> Table:
         return table
 
 
-def _hub(config: TableConfig, readers: Sequence[TagReader], stack: contextlib.ExitStack) -> TagReaderHub:
-    hub = TagReaderHub(readers, misses_to_remove=config.misses_to_remove, interval_s=config.poll_interval_s)
+def _hub(
+    config: TableConfig, readers: Sequence[TagReader], stack: contextlib.ExitStack, clock: Any | None = None
+) -> TagReaderHub:
+    timing: dict[str, Any] = {} if clock is None else {"clock": clock.monotonic, "idle": clock.sleep}
+    hub = TagReaderHub(
+        readers,
+        misses_to_remove=config.misses_to_remove,
+        interval_s=config.poll_interval_s,
+        remove_after_s=config.remove_after_s,
+        cooldown_s=config.same_card_cooldown_s,
+        **timing,
+    )
     stack.callback(hub.close)
     return hub
 
@@ -285,17 +315,28 @@ def _open_oled(config: TableConfig, bus: Any | None = None) -> Oled:
 def _open_emulated(config: TableConfig, stack: contextlib.ExitStack) -> Table:
     from gpiozero.pins.mock import MockFactory  # type: ignore[import-untyped]
 
-    from hardware.emulator import FakeI2cBus, FakeSpiBus, Mfrc522Chip, OledPanel, emulated_pi, managed_smbus2
+    from hardware.emulator import (
+        FakeGpio,
+        FakeI2cBus,
+        FakeSpiBus,
+        Mfrc522Chip,
+        OledPanel,
+        emulated_pi,
+        managed_smbus2,
+    )
 
     spi = FakeSpiBus()
+    gpio = FakeGpio()
     chips = []
     for reader_config in config.readers:
         chip = Mfrc522Chip()
         spi.attach(reader_config.bus, reader_config.device, chip)
+        if reader_config.rst_pin is not None:
+            gpio.wire(reader_config.rst_pin, chip.set_reset_level)
         chips.append(chip)
-    stack.enter_context(emulated_pi(spi))
+    stack.enter_context(emulated_pi(spi, gpio))
     readers = _open_readers(config, stack)
-    hub = _hub(config, readers, stack)
+    hub = _hub(config, readers, stack, spi.clock)
     settings = config.display
     panel = OledPanel(settings.chip, column_offset=settings.page_address_offset if settings.chip == "sh1106" else 0)
     i2c = FakeI2cBus({settings.address: panel})
@@ -306,5 +347,5 @@ def _open_emulated(config: TableConfig, stack: contextlib.ExitStack) -> Table:
     stack.callback(factory.close)
     controls = GpioControls(config.controls, pin_factory=factory, hold_time=config.hold_time_s)
     stack.callback(controls.close)
-    emulation = Emulation(chips=chips, spi=spi, i2c=i2c, pin_factory=factory)
+    emulation = Emulation(chips=chips, spi=spi, i2c=i2c, pin_factory=factory, gpio=gpio)
     return Table("emulated", readers, hub, display, controls, emulation)

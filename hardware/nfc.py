@@ -33,6 +33,7 @@ import importlib
 import logging
 import time
 import types
+import weakref
 from typing import Any, Protocol
 
 from hardware import iso14443
@@ -53,18 +54,64 @@ KNOWN_VERSIONS = {
 }
 """Values of VersionReg (0x37) seen on RC522 boards."""
 
-_VERSION_REG = 0x37
+_COMMAND_REG = 0x01
 _COMM_IRQ_REG = 0x04
 _FIFO_DATA_REG = 0x09
+_CONTROL_REG = 0x0C
+_TX_CONTROL_REG = 0x14
+_T_MODE_REG = 0x2A
+_T_PRESCALER_REG = 0x2B
+_T_RELOAD_REG_H = 0x2C
+_T_RELOAD_REG_L = 0x2D
+_VERSION_REG = 0x37
 _FIFO_WRITE = (_FIFO_DATA_REG << 1) & 0x7E
 _FIFO_READ = _FIFO_WRITE | 0x80
 _TIMER_IRQ = 0x01
 _TX_IRQ = 0x40
+_POWER_DOWN = 0x10
+_T_STOP_NOW = 0x80
+_PCD_SOFT_RESET = 0x0F
 _PCD_TRANSMIT = 0x04
-_MAX_IRQ_READS = 2000
-_WAIT_LIMIT_S = 0.1
-"""A wall-clock cap on one command. The chip's own timer (set up by the library to ≈15 ms) ends
-every command long before this; the cap matters only if the chip stops answering."""
+_T_MODE = 0x8D
+"""TAuto, and the high bits of the prescaler: the library's value (2 kHz timer, 0.5 ms a tick)."""
+_T_PRESCALER = 0x3E
+_TIMER_TICK_S = (2 * (0xD << 8 | _T_PRESCALER) + 1) / 13_560_000
+"""0.5 ms: the period of the timer at the library's prescaler (TModeReg low bits 0xD, TPrescalerReg 0x3E)."""
+TIMER_RELOAD = 3
+"""Timer ticks before "no card answered": (3 + 1) × 0.5 ms = 2 ms. A card starts answering about
+0.1 ms after the reader's frame (ISO 14443-3 frame delay time) and the timer stops once it does
+(MFRC522 datasheet, TModeReg.TAuto), so 2 ms is twenty times the need. The library's 30 (15.5 ms)
+kept a reader busy for 15.5 ms on every empty poll."""
+_WAIT_STEP_S = 0.0005
+"""Sleep between two looks at CommIrqReg: a poll sleeps instead of spinning on the SPI bus."""
+_WAIT_LIMIT_S = 0.01
+"""A cap on one command: five times the chip's own timeout (longer timeouts get five times theirs).
+A chip that raises no flag at all by then (its timer is not running: it was reset) is
+re-initialised."""
+_AWAKE_LIMIT_S = 0.05
+"""How long to wait for the oscillator after a reset (CommandReg.PowerDown reads 0 once it runs);
+the MFRC522 datasheet (section 8.8.2) gives the crystal's start-up time plus 37.74 µs."""
+_RESET_PULSE_S = 0.0001
+FAILURES_TO_FAULT = 3
+"""Failed re-initialisations in a row before a reader is reported as faulty."""
+RETRY_FAULTY_S = 2.0
+"""A faulty reader is tried again this often; in between its polls fail at once, so the other
+readers are not slowed down."""
+
+
+class _SystemClock:
+    @staticmethod
+    def monotonic() -> float:
+        return time.monotonic()
+
+    @staticmethod
+    def sleep(seconds: float) -> None:
+        if seconds > 0:
+            time.sleep(seconds)
+
+
+_RESET_LINES: dict[tuple[int, int], list[weakref.ref[Mfrc522Reader]]] = {}
+"""Readers sharing one RST pin: pulsing it resets all of them."""
 
 
 class SpiDevice(Protocol):
@@ -98,6 +145,8 @@ def fixed_mfrc522_class(base: type) -> type:
                 self.SetBitMask(self.BitFramingReg, 0x80)
             irq = _wait_for_irq(self, wait_irq | _TIMER_IRQ)
             self.ClearBitMask(self.BitFramingReg, 0x80)
+            if not irq:
+                self.no_irq = True  # not even the timer: the chip is not set up (reset) or not there
             if not irq & wait_irq:
                 # TimerIRq: no card answered. No flag at all: the chip never finished.
                 return (self.MI_NOTAGERR if irq & _TIMER_IRQ else self.MI_ERR, [], 0)
@@ -132,15 +181,53 @@ def _start_command(chip: Any, data: list[int]) -> None:
 
 
 def _wait_for_irq(chip: Any, mask: int) -> int:
-    """Read CommIrqReg until a bit of ``mask`` is set; 0 if it never is."""
-    deadline = time.monotonic() + _WAIT_LIMIT_S
-    for _ in range(_MAX_IRQ_READS):
+    """Read CommIrqReg until a bit of ``mask`` is set, sleeping between reads; 0 if it never is.
+
+    A card answers within a millisecond and the timer ends an empty poll after 2 ms, so a poll
+    looks a handful of times instead of spinning on the bus until the timer fires.
+    """
+    clock = getattr(chip, "clock", _SystemClock)
+    deadline = clock.monotonic() + getattr(chip, "wait_limit_s", _WAIT_LIMIT_S)
+    step = getattr(chip, "wait_step_s", _WAIT_STEP_S)
+    while True:
+        clock.sleep(step)
         irq: int = chip.Read_MFRC522(_COMM_IRQ_REG)
         if irq & mask:
             return irq
-        if time.monotonic() > deadline:
-            break
-    return 0
+        if clock.monotonic() > deadline:
+            return 0
+
+
+def _wait_awake(chip: Any) -> bool:
+    """Wait until CommandReg.PowerDown reads 0 (the oscillator runs); ``False`` if it never does."""
+    clock = getattr(chip, "clock", _SystemClock)
+    deadline = clock.monotonic() + _AWAKE_LIMIT_S
+    while True:
+        value = chip.Read_MFRC522(_COMMAND_REG)
+        if not value & _POWER_DOWN and value != 0xFF:
+            return True
+        if clock.monotonic() > deadline:
+            return False
+        clock.sleep(_WAIT_STEP_S)
+
+
+def initialise(chip: Any) -> None:
+    """The library's ``MFRC522_Init`` with its two gaps closed: it waits for the oscillator after
+    the soft reset (register writes are lost until it runs) and sets the 2 ms timer.
+
+    Same registers and values otherwise: TModeReg 0x8D, TPrescalerReg 0x3E, TxASKReg 0x40 (100 %
+    ASK), ModeReg 0x3D (CRC preset 0x6363), antenna on.
+    """
+    _wait_awake(chip)
+    chip.Write_MFRC522(_COMMAND_REG, _PCD_SOFT_RESET)
+    _wait_awake(chip)
+    chip.Write_MFRC522(_T_MODE_REG, _T_MODE)
+    chip.Write_MFRC522(_T_PRESCALER_REG, _T_PRESCALER)
+    chip.Write_MFRC522(_T_RELOAD_REG_L, getattr(chip, "timer_reload", TIMER_RELOAD))
+    chip.Write_MFRC522(_T_RELOAD_REG_H, 0)
+    chip.Write_MFRC522(chip.TxAutoReg, 0x40)
+    chip.Write_MFRC522(chip.ModeReg, 0x3D)
+    chip.AntennaOn()
 
 
 def spi_name(bus: int, device: int) -> str:
@@ -156,9 +243,14 @@ def _spi_enable_fix(bus: int, device: int) -> str:
         )
     if bus == 0:
         return "SPI0 has only CE0 and CE1; put further readers on SPI1 (dtoverlay=spi1-2cs) instead"
+    if device >= 2:
+        return (
+            f"CE{device} needs the three-chip-select overlay: dtoverlay=spi{bus}-3cs in /boot/firmware/config.txt "
+            "(CE0 GPIO18, CE1 GPIO17, CE2 GPIO16), then reboot"
+        )
     return (
-        f"enable SPI{bus} with an overlay in /boot/firmware/config.txt, e.g. dtoverlay=spi{bus}-2cs "
-        "(CE0 GPIO18, CE1 GPIO17), then reboot"
+        f"enable SPI{bus} with an overlay in /boot/firmware/config.txt: dtoverlay=spi{bus}-2cs "
+        "(CE0 GPIO18, CE1 GPIO17; spi1-3cs adds CE2 GPIO16), then reboot"
     )
 
 
@@ -209,6 +301,9 @@ class Mfrc522Reader:
     ``Mfrc522Reader(bus=0, device=1)`` opens ``/dev/spidev0.1`` (SPI0 CE1). Pass ``spi=`` to use an
     already open SPI device instead (then the reset pin is left alone). ``rst_pin`` is a BCM GPIO
     number; ``None`` means the reset pin is tied to 3.3 V and GPIO is not touched.
+    ``timer_reload`` and ``wait_step_s`` are the chip's timeout in 0.5 ms ticks minus one and the
+    sleep between looks at the IRQ flags; ``timer_reload=30, wait_step_s=0`` is how this driver
+    (and the library) used to wait: a 15.5 ms timeout, spinning on the bus (``banker bench`` uses it).
 
     Raises:
         NfcReaderError: the software is missing, SPI is not enabled, the user may not open the bus,
@@ -224,6 +319,8 @@ class Mfrc522Reader:
         rst_pin: int | None = DEFAULT_RST_PIN,
         speed_hz: int = DEFAULT_SPEED_HZ,
         name: str | None = None,
+        timer_reload: int = TIMER_RELOAD,
+        wait_step_s: float = _WAIT_STEP_S,
     ) -> None:
         self.bus_name = spi_name(bus, device)
         self.name = name or "MFRC522 NFC reader"
@@ -231,16 +328,38 @@ class Mfrc522Reader:
         opened_here = spi is None
         if spi is None:
             spi = self._open_spi(module, bus, device, speed_hz)
+        self._clock: Any = getattr(spi, "clock", None) or _SystemClock
+        self._gpio: Any = None
+        self._rst_pin = rst_pin
+        self.failures = 0
+        """Failed re-initialisations in a row."""
+        self.recoveries = 0
+        """Times the chip was found reset (or not answering) and re-initialised successfully."""
+        self.fault: NfcReaderError | None = None
+        """Set while the reader counts as faulty (after ``FAILURES_TO_FAULT`` failed recoveries)."""
+        self.last_good_poll: float | None = None
+        """``monotonic()`` (the SPI device's clock) of the last poll that found the chip healthy."""
+        self.field_busy = False
+        """The last poll heard an answer but read no UID (two cards colliding, a card leaving)."""
+        self._retry_at = 0.0
+        self._needs_init = False
+        self._wiring = _wiring_hint(bus, device)
         try:
             if opened_here and rst_pin is not None:
                 self._drive_reset_high(module.GPIO, rst_pin)
+                self._gpio = module.GPIO
             chip_class: Any = fixed_mfrc522_class(module.MFRC522)
             chip: Any = chip_class.__new__(chip_class)
             # The stock constructor would open spidev itself, add a log handler per instance and
             # apply the BOARD/BCM reset-pin default; everything after it is the library's own code.
             chip.spi = spi
             chip.logger = logging.getLogger("mfrc522Logger")
-            chip.MFRC522_Init()
+            chip.clock = self._clock
+            chip.no_irq = False
+            chip.timer_reload = timer_reload
+            chip.wait_step_s = wait_step_s
+            chip.wait_limit_s = max(_WAIT_LIMIT_S, 5 * (timer_reload + 1) * _TIMER_TICK_S)
+            initialise(chip)
             self.version: int = chip.Read_MFRC522(_VERSION_REG)
         except OSError as error:
             if opened_here:
@@ -267,6 +386,10 @@ class Mfrc522Reader:
         self._spi = spi
         self._owns_spi = opened_here
         self.closed = False
+        if self._gpio is not None and rst_pin is not None:
+            line = _RESET_LINES.setdefault((id(self._gpio), rst_pin), [])
+            line[:] = [ref for ref in line if ref() is not None]
+            line.append(weakref.ref(self))
 
     def _open_spi(self, module: types.ModuleType, bus: int, device: int, speed_hz: int) -> SpiDevice:
         spi: Any = module.spidev.SpiDev()
@@ -323,13 +446,32 @@ class Mfrc522Reader:
         back when two cards collide or the card left before its whole UID was read: a partial UID
         is never returned.
 
+        An empty poll also checks the chip's health in one SPI transfer: a chip that was reset (a
+        brown-out, static, a loose wire) has its antenna off and its timer unset and would
+        otherwise answer nothing for ever. Such a chip is re-initialised (a pulse on RST when this
+        reader drives it, then the init sequence); after ``FAILURES_TO_FAULT`` failed attempts in a
+        row the reader is faulty: :attr:`fault` is set and raised, and tried again every
+        ``RETRY_FAULTY_S`` seconds.
+
         Raises:
-            NfcReaderError: the SPI transfer failed (the device went away).
+            NfcReaderError: the SPI transfer failed, or the reader is faulty.
         """
         if self.closed:
             raise NfcReaderError(self.name, self.bus_name, "the reader is closed", "open a new reader")
+        if self.fault is not None and self._clock.monotonic() < self._retry_at:
+            raise self.fault
         try:
-            return self._read_uid()
+            if self._needs_init:
+                self._needs_init = False
+                initialise(self._chip)
+            self._chip.no_irq = False
+            uid = self._read_uid()
+            problem = None if uid is not None else self.health_problem()
+            if problem is None:
+                self._healthy()
+                return uid
+            self._recover(problem)
+            return None
         except OSError as error:
             raise NfcReaderError(
                 self.name,
@@ -338,11 +480,87 @@ class Mfrc522Reader:
                 "check the wiring and that SPI is still enabled",
             ) from error
 
+    def health_problem(self) -> str | None:
+        """What is wrong with the chip, from one chained read of five registers; ``None`` if nothing.
+
+        Raises:
+            OSError: the SPI transfer failed.
+        """
+        addresses = (_TX_CONTROL_REG, _T_MODE_REG, _T_RELOAD_REG_L, _VERSION_REG, _COMMAND_REG)
+        values = self._spi.xfer2([((address << 1) & 0x7E) | 0x80 for address in addresses] + [0])[1:]
+        tx_control, t_mode, t_reload, version, command = values
+        if version in (0x00, 0xFF):
+            return f"VersionReg reads 0x{version:02X} (MISO not connected or held, or no power)"
+        if version != self.version:
+            return f"VersionReg changed from 0x{self.version:02X} to 0x{version:02X}"
+        if command & _POWER_DOWN:
+            return "the chip is powered down"
+        if tx_control & 0x03 != 0x03:
+            return "the antenna is off (the chip was reset: a brown-out, static or a loose wire)"
+        if t_mode != _T_MODE or t_reload != self._chip.timer_reload:
+            return f"the timer settings were lost (TModeReg 0x{t_mode:02X}; the chip was reset)"
+        if self._chip.no_irq:
+            return "the chip raised no interrupt at all"
+        return None
+
+    def _healthy(self) -> None:
+        if self.fault is not None or self.failures:
+            log.warning("%s on %s answers again", self.name, self.bus_name)
+        self.failures = 0
+        self.fault = None
+        self.last_good_poll = self._clock.monotonic()
+
+    def _recover(self, problem: str) -> None:
+        log.warning("%s on %s: %s; re-initialising it", self.name, self.bus_name, problem)
+        self.reset()
+        self._chip.no_irq = False
+        after = self.health_problem()
+        if after is None:
+            self.recoveries += 1
+            self._healthy()
+            return
+        self.failures += 1
+        if self.failures >= FAILURES_TO_FAULT:
+            self.fault = NfcReaderError(
+                self.name,
+                self.bus_name,
+                f"stopped answering: {after}; {self.failures} re-initialisations failed",
+                f"{self._wiring}; the table keeps working with the other readers, and this one is tried "
+                f"again every {RETRY_FAULTY_S:g} s",
+            )
+            self._retry_at = self._clock.monotonic() + RETRY_FAULTY_S
+            raise self.fault
+
+    def reset(self) -> None:
+        """Reset the chip and initialise it again: a pulse on RST if this reader drives it (every
+        reader on the same RST pin is then initialised again before its next poll), else a soft
+        reset.
+
+        Raises:
+            OSError: the SPI transfer failed.
+        """
+        if self._gpio is not None and self._rst_pin is not None:
+            self._gpio.output(self._rst_pin, 0)
+            self._clock.sleep(_RESET_PULSE_S)
+            self._gpio.output(self._rst_pin, 1)
+            for ref in _RESET_LINES.get((id(self._gpio), self._rst_pin), []):
+                other = ref()
+                if other is not None and other is not self:
+                    other._needs_init = True
+        initialise(self._chip)
+
     def _read_uid(self) -> bytes | None:
         chip = self._chip
-        status, _ = chip.MFRC522_Request(chip.PICC_REQALL)
-        if status != chip.MI_OK:
+        # WUPA as the library's MFRC522_Request sends it, but keeping "nobody answered" (the timer)
+        # apart from "an answer that could not be read" (two cards colliding), which is not an
+        # empty field.
+        chip.Write_MFRC522(chip.BitFramingReg, 0x07)
+        status, _, length_bits = chip.MFRC522_ToCard(chip.PCD_TRANSCEIVE, [chip.PICC_REQALL])
+        self.field_busy = status == chip.MI_ERR and not chip.no_irq
+        if status != chip.MI_OK or length_bits != 16:
+            self.field_busy = self.field_busy or status == chip.MI_OK
             return None
+        self.field_busy = True
         uid = bytearray()
         for cascade in iso14443.CASCADE_LEVELS:
             part = self._anticollision(cascade)
@@ -358,6 +576,7 @@ class Mfrc522Reader:
                 continue
             uid += part[:4]
             self._halt()
+            self.field_busy = False
             return bytes(uid)
         return None
 
@@ -393,6 +612,9 @@ class Mfrc522Reader:
         chip.Write_MFRC522(chip.BitFramingReg, 0x00)
         chip.Write_MFRC522(chip.CommandReg, _PCD_TRANSMIT)
         _wait_for_irq(chip, _TX_IRQ)
+        # TAuto started the timer at the end of the frame; stop it, or its TimerIRq could end the
+        # next command's wait early.
+        chip.Write_MFRC522(_CONTROL_REG, _T_STOP_NOW)
 
     # Lifecycle ---------------------------------------------------------------------------------
 

@@ -2,9 +2,16 @@
 
 :class:`TagReaderHub` polls every reader in turn (readers share SPI wires and an ``MFRC522``
 object must not be used from two threads, so one thread does all the polling) and debounces each
-reader: the first poll that sees a card is the tap; the card counts as removed only after
-``misses_to_remove`` polls in a row without it. A card lying on a reader therefore taps once, even
-on a reader that sees it only on every other poll.
+reader: the first poll that sees a card is the tap. A card counts as removed only when it has not
+been seen for ``remove_after_s`` seconds (and at least ``misses_to_remove`` polls): a card sliding
+on, or lying at the edge of the field where it answers only some polls, taps once. The same card
+on the same reader again within ``cooldown_s`` of its tap does not tap again. A poll that finds
+something it cannot read (two cards colliding: a deed put on top of a bank card) does not count as
+the card being gone, so lifting the deed does not tap the bank card again. Removals are reported
+too (:class:`Removal`, :attr:`TagReaderHub.removals`).
+
+Readers that know exactly when a card is there (:class:`SimulatedReader`, ``exact = True``) are
+debounced by poll count alone: they have no radio to be unsure about.
 
 Tests call :meth:`TagReaderHub.poll_once` directly; the table calls :meth:`TagReaderHub.start`.
 """
@@ -26,9 +33,14 @@ from hardware.protocols import TagReader
 log = logging.getLogger(__name__)
 
 MISSES_TO_REMOVE = 2
-"""Polls in a row without the card before it counts as taken away."""
-POLL_INTERVAL_S = 0.01
-"""Pause between polling rounds. An empty MFRC522 poll itself takes ≈15 ms (the chip's timeout)."""
+"""Polls in a row without the card before it can count as taken away."""
+REMOVE_AFTER_S = 0.6
+"""Seconds without the card before it counts as taken away (readers that are not exact)."""
+SAME_CARD_COOLDOWN_S = 1.0
+"""The same card on the same reader within this many seconds of its tap does not tap again."""
+POLL_INTERVAL_S = 0.015
+"""Pause between polling rounds. An empty MFRC522 poll takes ≈2.6 ms (the driver's 2 ms timer),
+so four readers and this pause make a round of ≈25 ms with the CPU asleep most of it."""
 
 
 @dataclass(frozen=True)
@@ -48,10 +60,33 @@ class Tap:
         return format_uid(self.uid)
 
 
+@dataclass(frozen=True)
+class Removal:
+    """A card was taken off a reader (it has not been seen for the removal time)."""
+
+    reader: int
+    uid: bytes
+    at: float = field(default=0.0, compare=False)
+
+
 @dataclass
 class _Presence:
     uid: bytes | None = None
     misses: int = 0
+    last_seen: float = 0.0
+    tapped: dict[bytes, float] = field(default_factory=dict)
+    """When each card last tapped on this reader (for the cooldown)."""
+
+
+@dataclass(frozen=True)
+class ReaderHealth:
+    """One reader as the hub last saw it."""
+
+    reader: int
+    last_good_poll: float | None
+    """The hub clock's time of the last poll that did not fail, or ``None``."""
+    fault: HardwareError | None
+    """The reader's error while it is failing (it names the bus and the fix), else ``None``."""
 
 
 class TagReaderHub:
@@ -67,15 +102,31 @@ class TagReaderHub:
         misses_to_remove: int = MISSES_TO_REMOVE,
         interval_s: float = POLL_INTERVAL_S,
         clock: Callable[[], float] = time.monotonic,
+        remove_after_s: float = REMOVE_AFTER_S,
+        cooldown_s: float = SAME_CARD_COOLDOWN_S,
+        on_fault: Callable[[int, HardwareError], None] | None = None,
+        idle: Callable[[float], None] | None = None,
     ) -> None:
         if misses_to_remove < 1:
             raise ValueError(f"misses_to_remove must be at least 1, not {misses_to_remove}")
+        if remove_after_s < 0 or cooldown_s < 0:
+            raise ValueError("remove_after_s and cooldown_s are seconds, not negative")
         self.readers = list(readers)
         self.misses_to_remove = misses_to_remove
+        self.remove_after_s = remove_after_s
+        self.cooldown_s = cooldown_s
         self.interval_s = interval_s
         self.taps: queue.Queue[Tap] = queue.Queue()
+        self.removals: queue.Queue[Removal] = queue.Queue()
+        """A :class:`Removal` for each card taken away (for whoever wants them; the taps do not wait)."""
         self.faults: dict[int, HardwareError] = {}
         """The last error of each reader that is currently failing."""
+        self.last_good: list[float | None] = [None] * len(self.readers)
+        """``clock()`` of each reader's last poll that did not fail (``None``: none yet)."""
+        self.on_fault = on_fault
+        self._idle = idle
+        """Told how long each pause between rounds was (an emulated table's clock moves by it)."""
+        """Called (in the polling thread) with the reader's index and error when a reader starts failing."""
         self._clock = clock
         self._presence = [_Presence() for _ in self.readers]
         self._lock = threading.Lock()
@@ -87,36 +138,70 @@ class TagReaderHub:
         found = []
         with self._lock:
             for index, reader in enumerate(self.readers):
+                busy = False
                 try:
                     uid = reader.poll()
                 except HardwareError as error:
-                    if index not in self.faults:
+                    new = index not in self.faults
+                    if new:
                         log.error("reader %d failed: %s", index, error)
                     self.faults[index] = error
                     uid = None
+                    if new and self.on_fault is not None:
+                        self.on_fault(index, error)
                 else:
+                    self.last_good[index] = self._clock()
+                    busy = uid is None and bool(getattr(reader, "field_busy", False))
                     if self.faults.pop(index, None) is not None:
                         log.warning("reader %d answers again", index)
-                tap = self._debounce(index, uid)
+                exact = bool(getattr(reader, "exact", False))
+                tap = self._debounce(index, uid, busy=busy, exact=exact)
                 if tap is not None:
                     found.append(tap)
                     self.taps.put(tap)
         return found
 
-    def _debounce(self, index: int, uid: bytes | None) -> Tap | None:
+    def _debounce(self, index: int, uid: bytes | None, *, busy: bool = False, exact: bool = False) -> Tap | None:
         presence = self._presence[index]
+        now = self._clock()
         if uid is None:
-            if presence.uid is not None:
-                presence.misses += 1
-                if presence.misses >= self.misses_to_remove:
-                    presence.uid = None
-                    presence.misses = 0
+            if presence.uid is None:
+                return None
+            if busy:
+                # Something answered but could not be read: another card on top of this one.
+                presence.last_seen = now
+                return None
+            presence.misses += 1
+            gone = presence.misses >= self.misses_to_remove
+            if not exact:
+                gone = gone and now - presence.last_seen >= self.remove_after_s
+            if gone:
+                self.removals.put(Removal(index, presence.uid, now))
+                presence.uid = None
+                presence.misses = 0
             return None
         presence.misses = 0
+        presence.last_seen = now
         if uid == presence.uid:
             return None
+        if presence.uid is not None:
+            self.removals.put(Removal(index, presence.uid, now))
         presence.uid = uid
-        return Tap(index, uid, self._clock())
+        if not exact:
+            last = presence.tapped.get(uid)
+            presence.tapped = {card: at for card, at in presence.tapped.items() if now - at < self.cooldown_s}
+            if last is not None and now - last < self.cooldown_s:
+                return None
+            presence.tapped[uid] = now
+        return Tap(index, uid, now)
+
+    def health(self) -> list[ReaderHealth]:
+        """Each reader's state: its last good poll and its fault, if it is failing."""
+        with self._lock:
+            return [
+                ReaderHealth(index, self.last_good[index], self.faults.get(index))
+                for index in range(len(self.readers))
+            ]
 
     def get(self, timeout: float | None = 0.0) -> Tap | None:
         """The next tap, waiting up to ``timeout`` seconds (``None`` = forever); ``None`` if none."""
@@ -146,6 +231,8 @@ class TagReaderHub:
                 log.exception("polling the NFC readers failed")
                 self._stop.wait(1.0)
             self._stop.wait(self.interval_s)
+            if self._idle is not None:
+                self._idle(self.interval_s)
 
     def close(self) -> None:
         """Stop polling and close every reader."""
@@ -169,6 +256,9 @@ class SimulatedReader:
     ``tap(uid)`` puts a card on the reader for one poll and then takes it away long enough for the
     hub to notice, so every call is one :class:`Tap`. ``place``/``remove`` leave a card lying on it.
     """
+
+    exact = True
+    """It knows when a card is there: the hub debounces it by poll count, not by time."""
 
     def __init__(self, *, misses_to_remove: int = MISSES_TO_REMOVE) -> None:
         self._script: deque[bytes | None] = deque()

@@ -9,6 +9,7 @@ different mode raises ``ValueError``, ``setup`` before ``setmode`` raises ``Runt
 from __future__ import annotations
 
 import types
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 BOARD = 10
@@ -34,6 +35,12 @@ class FakeGpio:
     cleanups: int = 0
     setup_error: Exception | None = None
     """Raised by ``setup``: e.g. the ``RuntimeError`` RPi.GPIO gives on a Raspberry Pi 5."""
+    wired: dict[int, list[Callable[[int], None]]] = field(default_factory=dict)
+    """What each output pin drives, e.g. ``{25: [chip.set_reset_level]}``: called with every level."""
+
+    def wire(self, pin: int, sink: Callable[[int], None]) -> None:
+        """Connect ``sink`` (e.g. an emulated chip's RST input) to a pin's output level."""
+        self.wired.setdefault(pin, []).append(sink)
 
     def getmode(self) -> int | None:
         return self.mode
@@ -63,6 +70,8 @@ class FakeGpio:
             raise RuntimeError("The GPIO channel has not been set up as an OUTPUT")
         self.levels[channel] = 1 if value else 0
         self.history.append(("output", channel, self.levels[channel]))
+        for sink in self.wired.get(channel, []):
+            sink(self.levels[channel])
 
     def input(self, channel: int) -> int:
         return self.levels.get(channel, 0)

@@ -4,6 +4,10 @@
 ``FileNotFoundError`` when the node does not exist (SPI not enabled, or no overlay for SPI1), with
 ``PermissionError`` when the bus was marked unreadable, and otherwise talks to whatever is wired to
 that chip select. A chip select with nothing wired reads back zeros, like a floating MISO line.
+
+Every transfer moves the bus's clock forward by the time it takes on a Pi: the bits at the device's
+``max_speed_hz`` plus ``transfer_overhead_s`` for the system call and the chip-select edges. The
+driver finds that clock as ``SpiDev().clock`` and sleeps through it (a real ``spidev`` has none).
 """
 
 from __future__ import annotations
@@ -12,6 +16,12 @@ import errno
 import types
 from dataclasses import dataclass, field
 from typing import Protocol
+
+from hardware.emulator.clock import Clock, VirtualClock
+
+SPI_TRANSFER_OVERHEAD_S = 20e-6
+"""Assumed cost of one ``xfer2`` on a Pi besides the bits: the ioctl and the chip-select edges.
+An assumption for the emulated clock, not a measurement."""
 
 
 class SpiEndpoint(Protocol):
@@ -29,10 +39,15 @@ class FakeSpiBus:
     denied: set[tuple[int, int]] = field(default_factory=set)
     """Nodes whose ``open`` fails with ``PermissionError`` (the user is not in the ``spi`` group)."""
     open_devices: list[FakeSpiDev] = field(default_factory=list)
+    clock: Clock = field(default_factory=VirtualClock)
+    """The time of everything on this bus; chips attached to it share it."""
+    transfer_overhead_s: float = SPI_TRANSFER_OVERHEAD_S
 
     def attach(self, bus: int, device: int, endpoint: SpiEndpoint | None) -> None:
-        """Make ``/dev/spidev<bus>.<device>`` exist, with ``endpoint`` wired to it."""
+        """Make ``/dev/spidev<bus>.<device>`` exist, with ``endpoint`` wired to it (on this bus's clock)."""
         self.endpoints[(bus, device)] = endpoint
+        if endpoint is not None and hasattr(endpoint, "clock"):
+            endpoint.clock = self.clock
 
     def spidev_class(self) -> type[FakeSpiDev]:
         """A ``SpiDev`` class bound to this bus, constructible with no arguments like the real one."""
@@ -65,6 +80,11 @@ class FakeSpiDev:
         self.bits_per_word = 8
         self.transfers = 0
 
+    @property
+    def clock(self) -> Clock:
+        """The emulated time this device's transfers take (see the module doc)."""
+        return self._bus.clock
+
     def open(self, bus: int, device: int) -> None:
         path = f"/dev/spidev{bus}.{device}"
         if (bus, device) not in self._bus.endpoints:
@@ -79,6 +99,7 @@ class FakeSpiDev:
         if self.address is None:
             raise OSError(errno.EBADF, "Bad file descriptor")
         self.transfers += 1
+        self._bus.clock.advance(self._bus.transfer_overhead_s + 8 * len(data) / self.max_speed_hz)
         if self._endpoint is None:
             return [0] * len(data)
         return self._endpoint.spi_transfer(list(data))

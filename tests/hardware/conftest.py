@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import pytest
 from gpiozero.pins.mock import MockFactory  # type: ignore[import-untyped]
 
-from hardware.emulator import EmulatedPi, FakeSpiBus, Mfrc522Chip, emulated_pi
+from hardware.emulator import EmulatedPi, FakeGpio, FakeSpiBus, Mfrc522Chip, emulated_pi
 
 
 @dataclass
@@ -30,7 +30,10 @@ def readers() -> Iterator[Readers]:
     ce0, ce1 = Mfrc522Chip(), Mfrc522Chip()
     spi.attach(0, 0, ce0)
     spi.attach(0, 1, ce1)
-    with emulated_pi(spi) as pi:
+    gpio = FakeGpio()
+    gpio.wire(25, ce0.set_reset_level)  # both boards' RST on GPIO25, as in the wiring diagram
+    gpio.wire(25, ce1.set_reset_level)
+    with emulated_pi(spi, gpio) as pi:
         yield Readers(pi, spi, ce0, ce1)
 
 

@@ -42,11 +42,15 @@ def test_reads_a_10_byte_uid_through_cascade_level_3(readers: Readers) -> None:
         assert reader.poll() == uid
 
 
-def test_an_empty_poll_takes_12_transfers_not_2013(readers: Readers) -> None:
+def test_an_empty_poll_sleeps_through_a_2_ms_timer_instead_of_spinning(readers: Readers) -> None:
+    clock = readers.spi.clock
     with Mfrc522Reader() as reader:
-        before = readers.ce0.transfers
+        assert readers.ce0.timer_period_s == pytest.approx(0.002, rel=1e-3)
+        before, start = readers.ce0.transfers, clock.monotonic()
         assert reader.poll() is None
-        assert readers.ce0.transfers - before == 12
+        # The library's 15.5 ms timer and a spinning wait read CommIrqReg hundreds of times a poll.
+        assert readers.ce0.transfers - before <= 17
+        assert clock.monotonic() - start < 0.004
 
 
 def test_a_card_left_on_the_reader_is_seen_on_every_poll(readers: Readers) -> None:
@@ -243,3 +247,59 @@ def test_an_spi_failure_while_opening_is_a_reader_error_and_releases_the_bus(rea
     with pytest.raises(NfcReaderError, match="SPI transfer failed.*check the wiring"):
         Mfrc522Reader()
     assert readers.spi.open_devices == []
+
+
+# Reader health: a chip that was reset, or stopped answering, mid-game -------------------------------
+
+
+def test_a_chip_reset_mid_game_is_noticed_and_reinitialised(readers: Readers) -> None:
+    with Mfrc522Reader(device=0) as reader, Mfrc522Reader(device=1) as other:
+        readers.ce0.brown_out()  # antenna off, timer unset: every poll would find nothing for ever
+        readers.ce0.place(EmulatedCard.classic(CLASSIC))
+        readers.ce1.place(EmulatedCard.ntag(NTAG))
+        results = [reader.poll() for _ in range(3)]
+        assert results[1:] == [CLASSIC, CLASSIC]
+        assert reader.recoveries == 1 and reader.fault is None
+        assert readers.ce0.resets == 2  # the brown-out, then the driver's pulse on RST
+        # The pulse reset the reader sharing GPIO25 too: it is initialised again before its next poll.
+        assert other.poll() == NTAG
+        assert readers.ce1.timer_period_s == pytest.approx(0.002, rel=1e-3)
+        assert reader.last_good_poll is not None
+
+
+def test_a_reader_whose_miso_reads_zero_becomes_faulty_and_costs_the_others_little(readers: Readers) -> None:
+    clock = readers.spi.clock
+    with Mfrc522Reader(device=0) as reader:
+        readers.ce0.miso_stuck = 0x00
+        start = clock.monotonic()
+        assert reader.poll() is None
+        assert reader.poll() is None
+        with pytest.raises(NfcReaderError, match="VersionReg reads 0x00") as raised:
+            reader.poll()
+        assert raised.value.bus == "SPI0 CE0 (/dev/spidev0.0)"
+        assert "MISO to GPIO9" in raised.value.fix and "other readers" in raised.value.fix
+        assert (clock.monotonic() - start) / 3 < 0.03  # not 100 ms of spinning a poll
+        transfers = readers.ce0.transfers
+        with pytest.raises(NfcReaderError):
+            reader.poll()
+        assert readers.ce0.transfers == transfers  # until the retry time, a faulty reader costs nothing
+        readers.ce0.miso_stuck = None
+        clock.sleep(2.1)
+        assert reader.poll() is None
+        assert reader.fault is None and reader.failures == 0
+
+
+def test_the_library_init_loses_its_settings_after_a_reset_and_ours_waits_for_the_oscillator(
+    readers: Readers,
+) -> None:
+    from hardware.nfc import initialise
+
+    with Mfrc522Reader(rst_pin=None, device=0) as reader:
+        chip = reader._chip
+        readers.ce0.brown_out()
+        chip.MFRC522_Init()  # writes at once: the oscillator is still starting, the writes are lost
+        assert readers.ce0.timer_period_s is None
+        readers.ce0.brown_out()
+        initialise(chip)
+        assert readers.ce0.timer_period_s == pytest.approx(0.002, rel=1e-3)
+        assert readers.ce0.antenna_on

@@ -10,11 +10,22 @@ from hardware.emulator import EmulatedCard
 from hardware.errors import NfcReaderError
 from hardware.nfc import Mfrc522Reader
 from hardware.protocols import TagReader
-from hardware.taps import SimulatedReader, TagReaderHub, Tap
+from hardware.taps import Removal, SimulatedReader, TagReaderHub, Tap
 from tests.hardware.conftest import Readers
 
 ANN = bytes.fromhex("DEADBEEF")
 BOB = bytes.fromhex("046E51C2B33480")
+
+
+class Clock:
+    """A hand-moved clock for the hub: every poll round takes ``step`` seconds."""
+
+    def __init__(self, step: float = 0.025) -> None:
+        self.now = 100.0
+        self.step = step
+
+    def __call__(self) -> float:
+        return self.now
 
 
 class ScriptedReader:
@@ -34,10 +45,12 @@ class ScriptedReader:
         self.closed = True
 
 
-def run(hub: TagReaderHub, polls: int) -> list[Tap]:
+def run(hub: TagReaderHub, polls: int, clock: Clock | None = None) -> list[Tap]:
     taps = []
     for _ in range(polls):
         taps.extend(hub.poll_once())
+        if clock is not None:
+            clock.now += clock.step
     return taps
 
 
@@ -75,11 +88,70 @@ def test_a_card_seen_every_other_poll_taps_once() -> None:
     assert run(hub, 20) == [Tap(0, ANN)]
 
 
-def test_one_miss_is_not_a_removal_but_two_are() -> None:
-    hub = TagReaderHub([ScriptedReader(ANN, None, ANN, None, None, ANN)])
-    assert run(hub, 6) == [Tap(0, ANN), Tap(0, ANN)]
-    strict = TagReaderHub([ScriptedReader(ANN, None, None, None, ANN)], misses_to_remove=4)
-    assert run(strict, 5) == [Tap(0, ANN)]
+def test_a_card_counts_as_removed_after_its_absence_time_not_after_two_misses() -> None:
+    # Before: removal after two misses (≈50 ms), so a card dropping out for two polls tapped twice.
+    clock = Clock(step=0.025)
+    hub = TagReaderHub([ScriptedReader(ANN, None, None, None, ANN, *[None] * 40, ANN)], clock=clock)
+    assert run(hub, 5, clock) == [Tap(0, ANN)]
+    assert run(hub, 42, clock) == [Tap(0, ANN)]  # 40 polls = 1 s without it: lifted and put back
+    assert hub.removals.get_nowait() == Removal(0, ANN)
+
+
+def test_simulated_readers_are_exact_two_misses_remove_the_card() -> None:
+    reader = SimulatedReader()
+    hub = TagReaderHub([reader])
+    reader.place(ANN)
+    run(hub, 1)
+    reader.remove()
+    run(hub, 2)
+    reader.place(ANN)
+    assert run(hub, 1) == [Tap(0, ANN)]
+    strict = TagReaderHub([SimulatedReader()], misses_to_remove=4)
+    assert strict.misses_to_remove == 4
+
+
+def test_the_same_card_again_within_the_cooldown_does_not_tap_again() -> None:
+    clock = Clock(step=0.05)
+    # Seen, gone for 0.7 s (removed), seen again 0.75 s after its tap: the slide of one placement.
+    results = [ANN, *[None] * 14, ANN, *[None] * 40, ANN]
+    hub = TagReaderHub([ScriptedReader(*results)], clock=clock, remove_after_s=0.6, cooldown_s=1.0)
+    assert run(hub, 16, clock) == [Tap(0, ANN)]
+    assert run(hub, 41, clock) == [Tap(0, ANN)]  # two seconds later: a new tap
+
+
+def test_a_deed_put_on_a_bank_card_does_not_make_the_bank_card_tap_again(readers: Readers) -> None:
+    clock = readers.spi.clock
+    ann = readers.ce0.place(EmulatedCard.classic(ANN))
+    with TagReaderHub([Mfrc522Reader()], clock=clock.monotonic) as hub:
+
+        def rounds(count: int) -> list[Tap]:
+            taps = []
+            for _ in range(count):
+                taps.extend(hub.poll_once())
+                clock.sleep(0.015)
+            return taps
+
+        assert rounds(3) == [Tap(0, ANN)]
+        deed = readers.ce0.place(EmulatedCard.ntag(BOB))  # on top: the two collide, neither is read
+        assert rounds(60) == []  # more than a second
+        readers.ce0.remove(deed)
+        assert rounds(5) == []  # the bank card was never gone
+        readers.ce0.remove(ann)
+        assert rounds(60) == []
+        assert [hub.removals.get_nowait()] == [Removal(0, ANN)]
+
+
+def test_a_card_at_the_edge_of_the_field_taps_once(readers: Readers) -> None:
+    clock = readers.spi.clock
+    # It gets enough field for one poll in three: the old two-miss rule tapped it again and again.
+    readers.ce0.place(EmulatedCard.classic(ANN, edge=(True, False, False)))
+    with TagReaderHub([Mfrc522Reader()], clock=clock.monotonic) as hub:
+        taps = []
+        for _ in range(60):
+            taps.extend(hub.poll_once())
+            clock.sleep(0.015)
+        assert taps == [Tap(0, ANN)]
+        assert hub.last_good == [pytest.approx(clock.monotonic() - 0.015, abs=0.01)]
 
 
 def test_swapping_cards_without_a_gap_taps_the_new_card() -> None:
@@ -88,9 +160,10 @@ def test_swapping_cards_without_a_gap_taps_the_new_card() -> None:
 
 
 def test_taps_carry_the_reader_index_and_the_time() -> None:
-    times = iter([10.0, 11.0])
-    hub = TagReaderHub([ScriptedReader(), ScriptedReader(None, BOB), ScriptedReader(ANN)], clock=lambda: next(times))
-    taps = run(hub, 2)
+    clock = Clock(step=1.0)
+    clock.now = 10.0
+    hub = TagReaderHub([ScriptedReader(), ScriptedReader(None, BOB), ScriptedReader(ANN)], clock=clock)
+    taps = run(hub, 2, clock)
     assert taps == [Tap(2, ANN), Tap(1, BOB)]
     assert [tap.at for tap in taps] == [10.0, 11.0]
     assert taps[1].uid_text == "04:6E:51:C2:B3:34:80"
@@ -98,9 +171,16 @@ def test_taps_carry_the_reader_index_and_the_time() -> None:
 
 def test_a_failing_reader_is_recorded_and_the_others_keep_working() -> None:
     failure = NfcReaderError("NFC reader 0", "SPI0 CE0", "SPI transfer failed", "check the wiring")
-    hub = TagReaderHub([ScriptedReader(failure, failure, ANN), ScriptedReader(BOB)])
+    seen: list[tuple[int, object]] = []
+    hub = TagReaderHub(
+        [ScriptedReader(failure, failure, ANN), ScriptedReader(BOB)], on_fault=lambda i, e: seen.append((i, e))
+    )
     assert run(hub, 1) == [Tap(1, BOB)]
     assert hub.faults == {0: failure}
+    assert seen == [(0, failure)]
+    health = hub.health()
+    assert health[0].fault is failure and health[0].last_good_poll is None
+    assert health[1].fault is None and health[1].last_good_poll is not None
     assert run(hub, 2) == [Tap(0, ANN)]
     assert hub.faults == {}
 
@@ -135,10 +215,12 @@ def test_readers_satisfy_the_protocol(readers: Readers) -> None:
 
 def test_emulated_card_lying_on_the_reader_taps_once(readers: Readers) -> None:
     readers.ce1.place(EmulatedCard.ntag(BOB))
-    with TagReaderHub([Mfrc522Reader(device=0), Mfrc522Reader(device=1)]) as hub:
+    with TagReaderHub([Mfrc522Reader(device=0), Mfrc522Reader(device=1)], clock=readers.spi.clock.monotonic) as hub:
         assert run(hub, 10) == [Tap(1, BOB)]
         readers.ce1.remove()
         assert run(hub, 3) == []
+        readers.spi.clock.sleep(1.0)  # off for a second: removed, and past the cooldown
+        assert run(hub, 2) == []
         readers.ce0.place(EmulatedCard.classic(ANN))
         readers.ce1.place(EmulatedCard.ntag(BOB))
         assert run(hub, 3) == [Tap(0, ANN), Tap(1, BOB)]
