@@ -10,12 +10,20 @@ import time
 from pathlib import Path
 from typing import Any
 
+EXAMPLES = """examples:
+  banker bench
+  banker bench --json --resume-actions 5000 --commits 500"""
+
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("bench", help="measure the engine, the journal and resuming a game")
-    p.add_argument("--json", action="store_true")
-    p.add_argument("--resume-actions", type=int, default=2000)
-    p.add_argument("--commits", type=int, default=300)
+    p = sub.add_parser("bench", help="measure the engine, the journal and resuming a game",
+                       description="How fast the engine, the journal and a resume are on this machine.",
+                       epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
+    p.add_argument("--resume-actions", type=int, default=2000,
+                   help="length of the game replayed and resumed (at least 2; default 2000)")
+    p.add_argument("--commits", type=int, default=300,
+                   help="journal commits timed for the latency figures (at least 1; default 300)")
     p.add_argument("--all", action="store_true", help="also the hardware and advisor figures")
     p.set_defaults(func=run)
 
@@ -105,6 +113,14 @@ def run_bench(resume_actions: int = 2000, commits: int = 300) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
+    import sys
+
+    if args.resume_actions < 2:
+        print("--resume-actions must be at least 2", file=sys.stderr)
+        return 2
+    if args.commits < 1:
+        print("--commits must be at least 1", file=sys.stderr)
+        return 2
     figures = run_bench(args.resume_actions, args.commits)
     if args.all:
         for module in ("hardware.bench", "banker.advisor.bench"):

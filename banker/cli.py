@@ -1,18 +1,31 @@
-"""The ``banker`` command: replay scripts, saved games, benchmarks, self-play and the advisor."""
+"""The ``banker`` command: replay scripts, saved games, benchmarks, self-play and the advisor.
+
+Exit codes: 0 done; 1 the script, the game or the self-play failed (one line on standard error says
+where); 2 the command line or a file cannot be used (one line on standard error says why).
+"""
 
 from __future__ import annotations
 
 import argparse
+import functools
 import json
+import os
+import sqlite3
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from banker.export import state_to_json
+from banker.journal import Journal
+from banker.messages import render
 from banker.replay import ScriptError, replay_lines
 from banker.text import describe_event, summary_lines
 
 DEFAULT_DB = Path.home() / ".local" / "share" / "table-banker" / "banker.sqlite3"
+"""Where ``games`` and ``export`` look for a journal without ``--db`` (they never create one)."""
+LANGS = ["en", "ru", "bg"]
+
+Command = Callable[[argparse.Namespace], int]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -25,29 +38,52 @@ def main(argv: Sequence[str] | None = None) -> int:
     return result
 
 
+def _examples(*lines: str) -> str:
+    return "examples:\n" + "\n".join(f"  {line}" for line in lines)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="banker", description="The table banker.")
     sub = parser.add_subparsers(metavar="COMMAND")
+    raw = argparse.RawDescriptionHelpFormatter
 
-    p = sub.add_parser("replay", help="apply a JSON-lines script and print the final state")
+    p = sub.add_parser("replay", help="apply a JSON-lines script and print the final state",
+                       description="Apply a JSON-lines script (one action a line) and print the final state. "
+                                   "On a line that cannot be applied: 'line N: <message>' and exit 1; "
+                                   "a file that cannot be read (or is not UTF-8 text): exit 2.",
+                       epilog=_examples("banker replay game.jsonl", "banker replay game.jsonl --json",
+                                        "banker replay - --events --lang ru < game.jsonl"),
+                       formatter_class=raw)
     p.add_argument("script", help="the script file, or - for standard input")
     p.add_argument("--json", action="store_true", help="print the final state as one JSON object")
-    p.add_argument("--lang", default="en", choices=["en", "ru", "bg"], help="language of the text output")
+    p.add_argument("--lang", default="en", choices=LANGS, help="language of the text output and of errors")
     p.add_argument("--events", action="store_true", help="print what each line did")
     p.set_defaults(func=cmd_replay)
 
-    p = sub.add_parser("games", help="list the saved games of a journal")
-    p.add_argument("--db", default=str(DEFAULT_DB))
+    p = sub.add_parser("games", help="list the saved games of a journal",
+                       description="List the saved games of an existing journal (this never creates one).",
+                       epilog=_examples("banker games --db .table-data/banker.sqlite3"), formatter_class=raw)
+    p.add_argument("--db", default=str(DEFAULT_DB),
+                   help=f"the journal file (default {DEFAULT_DB}; banker run keeps its journal as "
+                        "banker.sqlite3 in its data directory)")
     p.set_defaults(func=cmd_games)
 
-    p = sub.add_parser("export", help="print a saved game as a replay script")
-    p.add_argument("game", type=int)
-    p.add_argument("--db", default=str(DEFAULT_DB))
+    p = sub.add_parser("export", help="print a saved game as a replay script",
+                       description="Print a saved game of an existing journal as a replay script.",
+                       epilog=_examples("banker export 1 --db .table-data/banker.sqlite3 > game.jsonl",
+                                        "banker replay game.jsonl"), formatter_class=raw)
+    p.add_argument("game", type=int, help="the game's number, as banker games lists it")
+    p.add_argument("--db", default=str(DEFAULT_DB),
+                   help=f"the journal file (default {DEFAULT_DB}; banker run keeps its journal as "
+                        "banker.sqlite3 in its data directory)")
     p.set_defaults(func=cmd_export)
 
-    p = sub.add_parser("demo", help="play a short scripted game through the journal and show it")
-    p.add_argument("--db", default="", help="journal file (default: a temporary one)")
-    p.add_argument("--lang", default="en", choices=["en", "ru", "bg"])
+    p = sub.add_parser("demo", help="play a short scripted game through the journal and show it",
+                       description="Play a short scripted game through a journal, resume it and show the result.",
+                       epilog=_examples("banker demo", "banker demo --lang bg", "banker demo --db demo.sqlite3 && "
+                                        "banker games --db demo.sqlite3"), formatter_class=raw)
+    p.add_argument("--db", default="", help="journal file to keep (default: a temporary one, deleted at the end)")
+    p.add_argument("--lang", default="en", choices=LANGS, help="language of the lines printed")
     p.set_defaults(func=cmd_demo)
 
     from banker import bench, sim
@@ -57,23 +93,75 @@ def build_parser() -> argparse.ArgumentParser:
     from banker.advisor.cli import register as register_advisor
 
     register_advisor(sub)
+    for command in sub.choices.values():
+        func = command.get_default("func")
+        if func is not None:
+            command.set_defaults(func=pipe_safe(func))
     return parser
 
 
-def cmd_replay(args: argparse.Namespace) -> int:
-    source = sys.stdin if args.script == "-" else None
+def pipe_safe(func: Command) -> Command:
+    """A command whose reader went away (``banker demo | head``) ends quietly instead of with a traceback."""
+    if getattr(func, "pipe_safe", False):
+        return func
+
+    @functools.wraps(func)
+    def wrapper(args: argparse.Namespace) -> int:
+        try:
+            return func(args)
+        except BrokenPipeError:
+            try:  # nothing more can be written; stop Python's flush at exit from failing again
+                devnull = os.open(os.devnull, os.O_WRONLY)
+                os.dup2(devnull, sys.stdout.fileno())
+            except (OSError, ValueError, AttributeError):
+                pass
+            return 0
+
+    wrapper.pipe_safe = True  # type: ignore[attr-defined]
+    return wrapper
+
+
+def shown(name: str) -> str:
+    """A file name as it can be printed (a name that is not UTF-8 gets replacement marks)."""
+    return name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
+class ScriptUnreadable(Exception):
+    """A script file that cannot be read or is not UTF-8 text; the message is for the player."""
+
+
+def read_script(name: str, language: str = "en") -> list[str]:
+    """The lines of a script file, or of standard input for ``-``; :class:`ScriptUnreadable` if it cannot be."""
     try:
-        if source is not None:
-            lines = source.read().splitlines()
+        if name == "-":
+            stream = getattr(sys.stdin, "buffer", None)
+            data = stream.read() if stream is not None else sys.stdin.read().encode("utf-8", "surrogateescape")
         else:
-            lines = Path(args.script).read_text(encoding="utf-8").splitlines()
-    except OSError as exc:
-        print(f"cannot read {args.script}: {exc.strerror}", file=sys.stderr)
+            data = Path(name).read_bytes()
+    except (OSError, ValueError) as exc:
+        problem = getattr(exc, "strerror", None) or str(exc)
+        raise ScriptUnreadable(render("file_unreadable", {"file": shown(name), "problem": problem},
+                                      language)) from exc
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise ScriptUnreadable(render("file_not_utf8", {"file": "standard input" if name == "-" else shown(name),
+                                                        "line": line}, language)) from exc
+    return text.splitlines()
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    try:
+        lines = read_script(args.script, args.lang)
+    except ScriptUnreadable as exc:
+        print(exc, file=sys.stderr)
         return 2
     try:
         result = replay_lines(lines)
     except ScriptError as exc:
-        print(f"line {exc.line}: {exc.error.translated(args.lang)}", file=sys.stderr)
+        print(render("script_line", {"line": exc.line, "message": exc.error.translated(args.lang)}, args.lang),
+              file=sys.stderr)
         return 1
     if args.events:
         for number, events in result.events:
@@ -86,10 +174,35 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_games(args: argparse.Namespace) -> int:
-    from banker.journal import Journal
+def open_journal_to_read(db: str) -> tuple[Journal | None, str]:
+    """An existing journal, or ``(None, why not)``: the read-only commands never create one."""
+    path = Path(db)
+    if not path.is_file():
+        return None, (f"no journal at {shown(db)}: give the journal's file with --db "
+                      "(banker run keeps it as banker.sqlite3 in its data directory; banker demo --db FILE keeps one)")
+    try:
+        with path.open("rb") as f:
+            header = f.read(16)
+        if header != b"SQLite format 3\x00":
+            return None, f"{shown(db)} is not a journal (not an SQLite file)"
+        probe = sqlite3.connect(f"file:{path.resolve()}?mode=ro", uri=True)
+        try:
+            found = probe.execute("SELECT name FROM sqlite_master WHERE type='table' AND name='games'").fetchone()
+        finally:
+            probe.close()
+        if found is None:
+            return None, f"{shown(db)} is not a journal (it has no saved games table)"
+        return Journal(path), ""
+    except (OSError, sqlite3.Error) as exc:
+        return None, f"cannot read {shown(db)}: {exc}"
 
-    with Journal(args.db) as journal:
+
+def cmd_games(args: argparse.Namespace) -> int:
+    journal, problem = open_journal_to_read(args.db)
+    if journal is None:
+        print(problem, file=sys.stderr)
+        return 2
+    with journal:
         current = journal.current_game()
         for info in journal.games():
             mark = "*" if info.id == current else " "
@@ -99,9 +212,12 @@ def cmd_games(args: argparse.Namespace) -> int:
 
 def cmd_export(args: argparse.Namespace) -> int:
     from banker.errors import BankerError
-    from banker.journal import Journal
 
-    with Journal(args.db) as journal:
+    journal, problem = open_journal_to_read(args.db)
+    if journal is None:
+        print(problem, file=sys.stderr)
+        return 2
+    with journal:
         try:
             sys.stdout.write(journal.export_script(args.game))
         except BankerError as exc:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from banker.actions import parse_action
 from banker.journal import Journal
+from banker.messages import render
 from banker.session import Session
 from banker.text import describe_event, summary_lines
 
@@ -28,7 +29,9 @@ def run_demo(db: str, language: str) -> int:
         resumed = Session.resume(Journal(path))
         assert resumed.state is not None
         print()
-        print(f"Journal {path}: the game resumes at action {resumed.state.seq}.")
+        print(render("demo_resumed", {"path": path, "seq": resumed.state.seq}, language))
         print("\n".join(summary_lines(resumed.state, language)))
         resumed.journal.close()
+        if not db:
+            print(render("demo_deleted", {}, language))
     return 0

@@ -180,6 +180,11 @@ EN: dict[str, str] = {
 "event_bankruptcy_cash": "{player}'s cash of {amount} goes to {to}.",
 "end_game_auction": "The auction of {what} is still open: close it (auction_close) before ending the game.",
 "duplicate_player": "Every player needs a different name: {player} and {other} are the same (capitals do not count).",
+"script_line": "line {line}: {message}",
+"file_unreadable": "cannot read {file}: {problem}",
+"file_not_utf8": "cannot read {file}: line {line} is not UTF-8 text",
+"demo_resumed": "Journal {path}: the game resumes at action {seq}.",
+"demo_deleted": "That journal was temporary and is now deleted: banker demo --db FILE keeps one for banker games --db FILE.",
 }
 
 EN_LABELS: dict[str, str] = {

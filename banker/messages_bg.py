@@ -238,6 +238,13 @@ BG: dict[str, str] = {
     "duplicate_player": (
         "Всеки играч трябва да има различно име: {player} и {other} са едно и също (главните букви не се броят)."
     ),
+    "script_line": "ред {line}: {message}",
+    "file_unreadable": "не може да се прочете {file}: {problem}",
+    "file_not_utf8": "не може да се прочете {file}: ред {line} не е текст в UTF-8",
+    "demo_resumed": "Дневник {path}: играта продължава от действие {seq}.",
+    "demo_deleted": (
+        "Този дневник беше временен и вече е изтрит: banker demo --db ФАЙЛ пази дневник за banker games --db ФАЙЛ."
+    ),
 }
 
 BG_LABELS: dict[str, str] = {

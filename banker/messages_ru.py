@@ -241,6 +241,13 @@ RU: dict[str, str] = {
     "duplicate_player": (
         "У каждого игрока должно быть своё имя: {player} и {other} — одно и то же (заглавные буквы не в счёт)."
     ),
+    "script_line": "строка {line}: {message}",
+    "file_unreadable": "не удаётся прочитать {file}: {problem}",
+    "file_not_utf8": "не удаётся прочитать {file}: строка {line} — не текст в UTF-8",
+    "demo_resumed": "Журнал {path}: игра продолжается с действия {seq}.",
+    "demo_deleted": (
+        "Этот журнал был временным и уже удалён: banker demo --db ФАЙЛ сохранит журнал для banker games --db ФАЙЛ."
+    ),
 }
 
 RU_LABELS: dict[str, str] = {

@@ -10,9 +10,14 @@ from banker.advisor.heatmap import board_svg
 from banker.advisor.labels import LANGUAGES
 from banker.advisor.markov import FINE_OR_CHANCE, JAIL_STAYS, MoveRules
 from banker.advisor.payback import MAX_HOUSES, SHORT_GAME_MAX_HOUSES
-from banker.advisor.report import TABLES, build_report, render_csv, render_text
+from banker.advisor.report import TABLES, build_report, csv_tables, render_text
 from banker.edition import load_edition
 from banker.errors import BankerError
+
+EXAMPLES = """examples:
+  banker advise --edition ru --jail long
+  banker advise --table deeds --csv > deeds.csv
+  banker advise --table all --csv-dir tables/ --svg board.svg"""
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -22,6 +27,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="landing chances and payback times of every deed and building",
         description="Print the long-run share of throws ending on each square and how many opponent "
                     "throws each purchase (deeds, each round of houses, hotels) takes to pay back.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--edition", default="us", help="edition id: us, uk, ru (default: us)")
     parser.add_argument("--jail", choices=JAIL_STAYS, default="short",
@@ -31,7 +38,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--short-game", action="store_true", help="hotel after 3 houses")
     parser.add_argument("--table", choices=TABLES, default="summary",
                         help="which tables to print (default: summary = landing and payback)")
-    parser.add_argument("--csv", action="store_true", help="print CSV instead of text")
+    parser.add_argument("--csv", action="store_true",
+                        help="print one table (--table landing, payback or deeds) as CSV instead of text")
+    parser.add_argument("--csv-dir", metavar="DIR", type=Path,
+                        help="write each chosen table to DIR/<table>.csv (landing.csv, payback.csv, deeds.csv)")
     parser.add_argument("--svg", metavar="FILE", type=Path, help="also write the board heat map to FILE")
     parser.add_argument("--lang", choices=LANGUAGES, help="language of the headings (default: the edition's)")
     parser.set_defaults(func=run)
@@ -50,7 +60,24 @@ def run(args: argparse.Namespace) -> int:
     except BankerError as error:
         print(error.translated(language), file=sys.stderr)
         return 2
-    sys.stdout.write(render_csv(report, args.table) if args.csv else render_text(report, args.table, language))
+    tables = csv_tables(report, args.table)
+    if args.csv and len(tables) > 1:
+        print(f"--table {args.table} is {len(tables)} tables ({', '.join(tables)}): choose one with --table, "
+              "or write each to its own file with --csv-dir DIR", file=sys.stderr)
+        return 2
+    if args.csv_dir is not None:
+        try:
+            args.csv_dir.mkdir(parents=True, exist_ok=True)
+            for name, text_ in tables.items():
+                (args.csv_dir / f"{name}.csv").write_text(text_, encoding="utf-8")
+        except OSError as error:
+            print(f"{args.csv_dir}: {error.strerror or error}", file=sys.stderr)
+            return 1
+        print("\n".join(str(args.csv_dir / f"{name}.csv") for name in tables))
+    elif args.csv:
+        sys.stdout.write(next(iter(tables.values())))
+    else:
+        sys.stdout.write(render_text(report, args.table, language))
     if args.svg is not None:
         try:
             args.svg.write_text(board_svg(edition, report.landing, language=language, max_houses=max_houses),

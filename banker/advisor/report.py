@@ -68,25 +68,33 @@ def render_text(report: Report, table: str, language: str) -> str:
     return "\n\n".join(parts) + "\n"
 
 
-def render_csv(report: Report, table: str) -> str:
-    """The chosen table as CSV; "summary" and "all" give several tables separated by a blank line."""
-    blocks: list[str] = []
+def csv_tables(report: Report, table: str) -> dict[str, str]:
+    """The chosen tables as CSV texts, by name ("landing", "payback", "deeds"); deeds by their ids."""
+    tables: dict[str, str] = {}
     if table in ("summary", "landing", "all"):
-        blocks.append(_csv(["square", "id", "name", "share"], [
+        tables["landing"] = _csv(["square", "id", "name", "share"], [
             [row.square, row.id, row.name, f"{row.share:.6f}"] for row in landing_rows(report.edition, report.landing)
-        ]))
+        ])
     if table in ("summary", "payback", "all"):
-        blocks.append(_csv(["group", *_STEP_COLUMNS], [
+        tables["payback"] = _csv(["group", *_STEP_COLUMNS], [
             [group.group, *_step_cells(step)] for group in report.groups for step in group.steps
-        ]))
+        ])
     if table in ("deeds", "all"):
         rows: list[list[object]] = []
         for deed in report.deeds:
-            head = [deed.deed.number, deed.deed.id, deed.deed.group, f"{deed.share:.6f}"]
+            head = [deed.deed.id, deed.deed.group, f"{deed.share:.6f}"]
             rows.append([*head, "alone", *_step_cells(deed.alone)[1:]])
             rows.extend([*head, *_step_cells(step)] for step in deed.steps)
-        blocks.append(_csv(["deed", "id", "group", "share", *_STEP_COLUMNS], rows))
-    return "\n".join(blocks)
+        tables["deeds"] = _csv(["id", "group", "share", *_STEP_COLUMNS], rows)
+    return tables
+
+
+def render_csv(report: Report, table: str) -> str:
+    """One table as CSV (``table`` must name a single one: landing, payback or deeds)."""
+    tables = csv_tables(report, table)
+    if len(tables) != 1:
+        raise ValueError(f"{table} is several tables: write them with csv_tables")
+    return next(iter(tables.values()))
 
 
 _STEP_COLUMNS = ["step", "level", "cost", "total_cost", "rent_per_throw", "gain_per_throw", "payback_throws"]

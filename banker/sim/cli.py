@@ -13,15 +13,24 @@ from typing import Any
 
 from banker.sim.strategies import STRATEGIES, Strategy
 
+EXAMPLES = """examples:
+  banker sim --games 200 --players 4 --seed 1
+  banker sim --games 50 --players 3 --rules '{"short_game": true}' --json
+A failure prints its seed and writes the script that reproduces it (sim-failure-seedN.jsonl)."""
+
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("sim", help="bots play complete games through the engine")
-    p.add_argument("--games", type=int, default=100)
-    p.add_argument("--players", type=int, default=4)
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--edition", default="us")
-    p.add_argument("--rules", default="{}", help='house rules as JSON, e.g. \'{"short_game": true}\'')
-    p.add_argument("--max-turns", type=int, default=1000, help="turns before end_game (the timed ending)")
+    p = sub.add_parser("sim", help="bots play complete games through the engine",
+                       description="Bots play complete games through the engine; every invariant is checked "
+                                   "after every action.",
+                       epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--games", type=int, default=100, help="how many games to play (at least 1; default 100)")
+    p.add_argument("--players", type=int, default=4, help="players in each game, 2 to 8 (default 4)")
+    p.add_argument("--seed", type=int, default=1, help="the seed: the same seed plays the same games (default 1)")
+    p.add_argument("--edition", default="us", help="the board: us, uk or ru (default us)")
+    p.add_argument("--rules", default="{}", help='house rules as a JSON object, e.g. \'{"short_game": true}\'')
+    p.add_argument("--max-turns", type=int, default=1000,
+                   help="turns before end_game (the timed ending; at least 1, default 1000)")
     p.add_argument("--no-check", action="store_true", help="skip the invariant check after every action")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
@@ -64,6 +73,7 @@ def simulate(games: int, players: int, seed: int, edition: str = "us", rules: di
             wins_by_strategy[result.strategies[result.winner_seat]] += 1
             wins_by_seat[result.winner_seat] += 1
     elapsed = time.perf_counter() - started
+    total_wins = sum(wins_by_strategy.values())
     return {
         "games": games,
         "players": players,
@@ -76,6 +86,9 @@ def simulate(games: int, players: int, seed: int, edition: str = "us", rules: di
         "actions_per_second": round(actions / elapsed) if elapsed and check else None,
         "ended_by": dict(ended),
         "win_share_by_strategy": {
+            s: round(wins_by_strategy[s] / total_wins, 3) if total_wins else 0.0 for s in sorted(seats_by_strategy)
+        },
+        "win_rate_by_strategy": {
             s: round(wins_by_strategy[s] / seats_by_strategy[s], 3) for s in sorted(seats_by_strategy)
         },
         "win_share_by_seat": {f"seat {k + 1}": round(wins_by_seat[k] / games, 3) for k in range(players)},
@@ -88,11 +101,20 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         rules = json.loads(args.rules)
-    except json.JSONDecodeError as exc:
-        print(f"--rules is not JSON: {exc.msg}", file=sys.stderr)
+    except (json.JSONDecodeError, RecursionError, ValueError) as exc:
+        print(f"--rules is not JSON: {getattr(exc, 'msg', exc)}", file=sys.stderr)
+        return 2
+    if not isinstance(rules, dict):
+        print('--rules must be a JSON object, e.g. \'{"short_game": true}\'', file=sys.stderr)
         return 2
     if not 2 <= args.players <= 8:
         print("--players must be 2 to 8", file=sys.stderr)
+        return 2
+    if args.games < 1:
+        print("--games must be at least 1", file=sys.stderr)
+        return 2
+    if args.max_turns < 1:
+        print("--max-turns must be at least 1", file=sys.stderr)
         return 2
     try:
         summary = simulate(args.games, args.players, args.seed, args.edition, rules, not args.no_check,
@@ -100,7 +122,7 @@ def run(args: argparse.Namespace) -> int:
     except InvariantViolation as exc:
         path = Path(f"sim-failure-seed{exc.seed}.jsonl")
         path.write_text(exc.script(), encoding="utf-8")
-        print(f"invariant broken: {exc}\nreproduce with: banker replay {path}", file=sys.stderr)
+        print(f"self-play failed: {exc}\nreproduce with: banker replay {path}", file=sys.stderr)
         return 1
     except BankerError as exc:
         print(str(exc), file=sys.stderr)
@@ -115,6 +137,9 @@ def run(args: argparse.Namespace) -> int:
           + (f", {summary['mean_actions']} actions ({summary['actions_per_second']} actions/s)"
              if summary["checked"] else ""))
     print("ended by: " + ", ".join(f"{k} {v}" for k, v in sorted(summary["ended_by"].items())))
-    print("win share by strategy: " + ", ".join(f"{k} {v:.1%}" for k, v in summary["win_share_by_strategy"].items()))
-    print("win share by seat: " + ", ".join(f"{k} {v:.1%}" for k, v in summary["win_share_by_seat"].items()))
+    print("share of the wins by strategy: "
+          + ", ".join(f"{k} {v:.1%}" for k, v in summary["win_share_by_strategy"].items()))
+    print("games won per game played, by strategy: "
+          + ", ".join(f"{k} {v:.1%}" for k, v in summary["win_rate_by_strategy"].items()))
+    print("share of the wins by seat: " + ", ".join(f"{k} {v:.1%}" for k, v in summary["win_share_by_seat"].items()))
     return 0

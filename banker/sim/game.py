@@ -50,7 +50,8 @@ MAX_JAIL_ROLLS = 3
 
 
 class InvariantViolation(Exception):
-    """An invariant broke: carries the seed and the action sequence that reproduces it."""
+    """Self-play failed (an invariant broke, or the engine refused a bot's action, or anything else):
+    carries the seed and the action sequence that reproduces it."""
 
     def __init__(self, seed: int, actions: list[Action], problem: str) -> None:
         self.seed = seed
@@ -100,9 +101,9 @@ class Game:
 
     # --- talking to the engine ---------------------------------------------------------------
     def act(self, action: Action) -> tuple[Event, ...]:
+        self.log.append(action)  # first, so that a refused action ends the reproducing script
         self.state, events = apply(self.state, action)
         if self.check:
-            self.log.append(action)
             errors = invariant_errors(self.state)
             if errors:
                 raise InvariantViolation(self.seed, self.log, "; ".join(errors))
@@ -349,6 +350,10 @@ class Game:
         if state.ended or state.players[seat].bankrupt or state.debts_of(seat) or state.decisions:
             return
         self.trade_for_groups(seat)
+        state = self.state
+        # A trade's settlement may have ended the game or left the seat owing or deciding.
+        if state.ended or state.players[seat].bankrupt or state.debts_of(seat) or state.decisions:
+            return
         strategy = self.strategies[seat]
         name = self.name(seat)
         rules = self.state.rules
@@ -440,5 +445,11 @@ class BoardView:
 
 def play_game(seed: int, strategies: list[Strategy], *, edition: str = "us",
               rules: dict[str, Any] | None = None, check: bool = True, max_turns: int = 1000) -> GameResult:
-    """Play one complete game; raises :class:`InvariantViolation` if any invariant breaks."""
-    return Game(seed, strategies, edition, rules, check).play(max_turns)
+    """Play one complete game; raises :class:`InvariantViolation` if anything goes wrong in it."""
+    game = Game(seed, strategies, edition, rules, check)
+    try:
+        return game.play(max_turns)
+    except InvariantViolation:
+        raise
+    except Exception as exc:
+        raise InvariantViolation(seed, game.log, f"{type(exc).__name__}: {exc}") from exc
