@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import queue
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -34,6 +35,10 @@ BEEPS: dict[str, tuple[float, float, int]] = {
     "error": (0.12, 0.08, 3),
 }
 """Buzzer patterns: (on seconds, off seconds, repetitions)."""
+TONES: dict[str, float] = {"confirm": 1318.5, "attention": 1046.5, "error": 523.25}
+"""A passive buzzer's pitch for each pattern, in Hz (E6, C6, C5): inside the 440-1760 Hz range of
+gpiozero's ``TonalBuzzer`` around A5."""
+BUZZER_KINDS = ("active", "passive")
 LED_STATES = ("on", "off", "blink")
 
 
@@ -63,7 +68,12 @@ class ControlPins:
     encoder_b: int | None = None
     buzzer: int | None = 12
     buzzer_active_high: bool = True
-    """``False`` for "low level trigger" buzzer modules, which sound while the pin is low."""
+    """``False`` sounds the buzzer while the pin is low. Use a high-level-trigger module instead (see
+    hardware/README.md): a low-level one sounds from boot until the table starts, and at 5 V it
+    cannot be switched off by a 3.3 V pin at all."""
+    buzzer_kind: str = "active"
+    """``"active"``: a buzzer module with its own oscillator, switched on and off. ``"passive"``: a
+    bare piezo or passive module, driven with PWM tones (a pitch per pattern: :data:`TONES`)."""
     leds: tuple[tuple[str, int], ...] = (("green", 23), ("red", 24))
     """Optional status LEDs as (name, pin); the firmware switches them by name."""
 
@@ -100,6 +110,8 @@ class ControlPins:
             if pin in seen:
                 raise ValueError(f"GPIO{pin} is assigned to both {seen[pin]} and {role}")
             seen[pin] = role
+        if self.buzzer_kind not in BUZZER_KINDS:
+            raise ValueError(f"buzzer_kind is one of {BUZZER_KINDS}, not {self.buzzer_kind!r}")
         buttons = self.up is not None or self.down is not None
         encoder = self.encoder_a is not None or self.encoder_b is not None
         if buttons == encoder:
@@ -178,7 +190,8 @@ class GpioControls:
         bounce_time: float | None = BOUNCE_TIME_S,
         encoder_reversed: bool = False,
     ) -> None:
-        from gpiozero import LED, Button, Buzzer, RotaryEncoder  # type: ignore[import-untyped]
+        from gpiozero import LED, Button, Buzzer, RotaryEncoder, TonalBuzzer  # type: ignore[import-untyped]
+        from gpiozero.tones import Tone  # type: ignore[import-untyped]
 
         self.pins = pins or ControlPins()
         self.pins.validate()
@@ -189,6 +202,7 @@ class GpioControls:
         self.encoder: Any | None = None
         self._devices: list[Any] = []
         self._states: dict[ButtonName, _ButtonState] = {}
+        self._tone: Any | None = None
         self._lock = threading.Lock()
         self.closed = False
         try:
@@ -220,7 +234,12 @@ class GpioControls:
                 self.encoder = self._claim("rotary encoder", a, RotaryEncoder, b, max_steps=0, pin_factory=pin_factory)
                 self.encoder.when_rotated_clockwise = self._put_factory("up")
                 self.encoder.when_rotated_counter_clockwise = self._put_factory("down")
-            if self.pins.buzzer is not None:
+            if self.pins.buzzer is not None and self.pins.buzzer_kind == "passive":
+                self.buzzer = self._claim(
+                    "buzzer", self.pins.buzzer, TonalBuzzer, mid_tone=Tone("A5"), octaves=1, pin_factory=pin_factory
+                )
+                self._tone = Tone
+            elif self.pins.buzzer is not None:
                 self.buzzer = self._claim(
                     "buzzer",
                     self.pins.buzzer,
@@ -300,7 +319,26 @@ class GpioControls:
         if self.buzzer is None:
             return
         on_time, off_time, count = BEEPS[kind]
-        self.buzzer.beep(on_time=on_time, off_time=off_time, n=count, background=not wait)
+        if self._tone is None:
+            self.buzzer.beep(on_time=on_time, off_time=off_time, n=count, background=not wait)
+            return
+        tone = self._tone.from_frequency(TONES[kind])
+
+        def play() -> None:
+            buzzer = self.buzzer
+            for index in range(count):
+                if self.closed or buzzer is None:
+                    return
+                buzzer.play(tone)
+                time.sleep(on_time)
+                buzzer.stop()
+                if index < count - 1:
+                    time.sleep(off_time)
+
+        if wait:
+            play()
+        else:
+            threading.Thread(target=play, name="buzzer", daemon=True).start()
 
     def set_led(self, name: str, state: LedState) -> None:
         if state not in LED_STATES:

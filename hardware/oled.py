@@ -6,13 +6,21 @@ and hands the image to a luma device. :class:`SimulatedDisplay` is the same clas
 
 A full frame is 1024 bytes of pixels. At the Pi's default 100 kHz I²C clock that is ≈95 ms on the
 wire; set ``dtparam=i2c_arm_baudrate=400000`` for ≈25 ms (see hardware/README.md).
+
+A panel that lost power for a moment (a brown-out) comes back blank and switched off, yet still
+acknowledges every write, so nothing on the bus tells. :class:`Oled` therefore sends the
+controller's init sequence again every ``refresh_s`` seconds (≈30 bytes), and after a failed frame
+it initialises the display again before the next one, so a display that answers again is used
+again.
 """
 
 from __future__ import annotations
 
 import contextlib
 import io
+import logging
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Literal
@@ -26,6 +34,24 @@ OledChip = Literal["ssd1306", "sh1106"]
 OLED_CHIPS: tuple[OledChip, ...] = ("ssd1306", "sh1106")
 OLED_ADDRESSES = (0x3C, 0x3D)
 """The two addresses these modules use; 0x3C unless the address jumper/resistor was moved."""
+REFRESH_S = 300.0
+"""How often the init sequence is sent again, for a panel that browned out silently."""
+
+log = logging.getLogger(__name__)
+
+
+def reinitialised(device: Any) -> Any:
+    """A new luma device of the same kind on the same serial interface: luma's constructor sends
+    the controller's whole init sequence (display off, multiplex, charge pump, …, display on).
+
+    The old device is marked ``persist`` so its exit hook does not blank the new one's picture.
+    """
+    kind = type(device)
+    settings: dict[str, Any] = {"width": device.width, "height": device.height, "rotate": device.rotate}
+    if hasattr(device, "_page_address_offset"):
+        settings["page_address_offset"] = device._page_address_offset
+    device.persist = True
+    return kind(device._serial_interface, **settings)
 
 
 def _bus_name(port: int, address: int) -> str:
@@ -118,6 +144,9 @@ class Oled:
         address: int = 0x3C,
         rotate: int = 0,
         contrast: int | None = None,
+        refresh_s: float | None = REFRESH_S,
+        reopen: Callable[[Any], Any] | None = reinitialised,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.name = f"OLED display ({chip.upper()})"
         self.where = _bus_name(port, address)
@@ -127,6 +156,14 @@ class Oled:
         if device is None:
             device = open_luma_device(chip=chip, port=port, address=address, rotate=rotate)
         self.device = device
+        self.refresh_s = refresh_s
+        """Seconds between two sends of the init sequence (``None``: never)."""
+        self.reinitialisations = 0
+        self._reopen = reopen
+        self._clock = clock
+        self._initialised_at = clock()
+        self._failed = False
+        self._contrast = contrast
         self.frames = 0
         """Frames handed to the device since it was opened."""
         self.last_view: ScreenView | None = None
@@ -159,15 +196,31 @@ class Oled:
             if self.closed:
                 raise DisplayError(self.name, self.where, "the display is closed", "open a new one")
             try:
+                due = self.refresh_s is not None and self._clock() - self._initialised_at >= self.refresh_s
+                if self._failed or due:
+                    self._reinitialise()
                 self.device.display(image)
             except self._bus_errors as error:
+                self._failed = self._reopen is not None
                 raise DisplayError(
                     self.name, self.where, f"the display stopped answering ({error})", "check the I²C wiring and power"
                 ) from error
+            if self._failed:
+                log.warning("%s on %s answers again", self.name, self.where)
+            self._failed = False
             self.frames += 1
             listeners = list(self._listeners)
         for listener in listeners:
             listener(image)
+
+    def _reinitialise(self) -> None:
+        if self._reopen is None:
+            return
+        self._initialised_at = self._clock()
+        self.device = self._reopen(self.device)
+        if self._contrast is not None:
+            self.device.contrast(self._contrast)
+        self.reinitialisations += 1
 
     def add_listener(self, callback: Callable[[Image.Image], None]) -> None:
         """Call ``callback(image)`` after each frame (e.g. to push the picture to a web page)."""
@@ -181,8 +234,9 @@ class Oled:
                 return
             self.closed = True
             self.device.persist = not clear
-            # If the display is already gone there is nothing left to release.
-            with contextlib.suppress(OSError):
+            # If the display is already gone (luma raises its own DeviceNotFoundError, not only
+            # OSError) there is nothing left to release.
+            with contextlib.suppress(*self._bus_errors):
                 self.device.cleanup()
 
     def __enter__(self) -> Oled:
@@ -198,7 +252,7 @@ class SimulatedDisplay(Oled):
     def __init__(self, *, rotate: int = 0) -> None:
         from luma.core.device import dummy  # type: ignore[import-untyped]
 
-        super().__init__(device=dummy(width=WIDTH, height=HEIGHT, rotate=rotate, mode="1"))
+        super().__init__(device=dummy(width=WIDTH, height=HEIGHT, rotate=rotate, mode="1"), refresh_s=None, reopen=None)
         self.name = "simulated OLED display"
         self.where = "memory"
 

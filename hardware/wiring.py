@@ -88,7 +88,7 @@ WIRES: tuple[Wire, ...] = (
     Wire("Down button", "leg 1", 37, "buttons", "or encoder DT"),
     Wire("all buttons", "leg 2", 39, "GND", "internal pull-ups: no resistors"),
     # Buzzer and LEDs.
-    Wire("buzzer module", "I/O (S)", 32, "buzzer"),
+    Wire("buzzer module", "I/O (S)", 32, "buzzer", "high-level trigger (NPN) module only"),
     Wire("buzzer module", "VCC", 2, "5 V", "the only 5 V part"),
     Wire("buzzer module", "GND", 14, "GND"),
     Wire("green LED", "anode, via 330 Ω", 16, "LEDs"),
@@ -359,7 +359,7 @@ def render_svg() -> str:
     )
     rows = [(w.device_pin.split()[0], _where(w), group[w.group]) for w in WIRES if w.device == "buzzer module"]
     rows += [(w.device.split()[0], _where(w), group[w.group]) for w in WIRES if w.device.endswith(("LED", "LEDs"))]
-    _device_card(svg, x, y, 262, "Buzzer and LEDs", rows, subtitle="active buzzer module; LEDs via 330 Ω")
+    _device_card(svg, x, y, 262, "Buzzer and LEDs", rows, subtitle="high-level-trigger buzzer; LEDs via 330 Ω")
 
     # Legend.
     legend_y = HEIGHT - 22

@@ -73,6 +73,15 @@ class OledPanel:
         self._pending: list[int] = []
         self._arguments = _SH1106_ARGUMENTS if self.controller == "sh1106" else _SSD1306_ARGUMENTS
 
+    def power_cycle(self) -> None:
+        """The supply dipped: the controller restarts switched off, with its RAM full of noise."""
+        self.__post_init__()
+        self.ram = [bytearray((page * 37 + column * 11) & 0xFF for column in range(self.ram_width)) for page in
+                    range(self.pages)]
+        self.display_on = False
+        self.contrast = 0
+        self.inverted = False
+
     # Bytes from the bus ------------------------------------------------------------------------
 
     def receive(self, payload: bytes) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import pytest
 from gpiozero import Button  # type: ignore[import-untyped]
@@ -206,3 +207,33 @@ def test_simulated_controls() -> None:
     assert controls.leds == {"green": "blink"}
     with pytest.raises(ValueError, match="button"):
         controls.press("menu")  # type: ignore[arg-type]
+
+
+def test_a_passive_buzzer_plays_a_tone_per_pattern() -> None:
+    from gpiozero.pins.mock import MockPWMPin  # type: ignore[import-untyped]
+
+    from hardware.controls import TONES
+
+    factory = MockFactory(pin_class=MockPWMPin)
+    try:
+        with GpioControls(ControlPins(buzzer_kind="passive"), pin_factory=factory) as controls:
+            buzzer: Any = controls.buzzer
+            played: list[float] = []
+            original = buzzer.play
+
+            def play(tone: Any) -> None:
+                played.append(round(float(tone.frequency), 1))
+                original(tone)
+
+            buzzer.play = play
+            controls.beep("error", wait=True)
+            assert played == [round(TONES["error"], 1)] * BEEPS["error"][2]
+            assert buzzer.value is None  # silent afterwards
+    finally:
+        factory.reset()
+        factory.close()
+
+
+def test_the_buzzer_kind_is_checked() -> None:
+    with pytest.raises(ValueError, match="buzzer_kind"):
+        ControlPins(buzzer_kind="piezo").validate()

@@ -303,3 +303,10 @@ def test_the_library_init_loses_its_settings_after_a_reset_and_ours_waits_for_th
         initialise(chip)
         assert readers.ce0.timer_period_s == pytest.approx(0.002, rel=1e-3)
         assert readers.ce0.antenna_on
+
+
+def test_a_third_reader_on_spi1_is_told_about_spi1_3cs(readers: Readers) -> None:
+    with pytest.raises(NfcReaderError) as raised:
+        Mfrc522Reader(bus=1, device=2)
+    assert "dtoverlay=spi1-3cs" in raised.value.fix
+    assert "GPIO16" in raised.value.fix

@@ -170,3 +170,57 @@ def test_show_image_converts_and_scales() -> None:
     assert frame.mode == "1"
     assert frame.size == (128, 64)
     assert frame.getextrema() == (255, 255)
+
+
+# A display that browns out or goes away during a game ---------------------------------------------
+
+BALANCE = ScreenView(title="Ann", amount="$1,500", footer="OK")
+
+
+@pytest.mark.parametrize("chip", ["ssd1306", "sh1106"])
+def test_a_panel_that_browned_out_is_initialised_again(chip: str) -> None:
+    panel = OledPanel(chip)  # type: ignore[arg-type]
+    bus = FakeI2cBus({0x3C: panel})
+    now = [0.0]
+    oled = Oled(device=open_luma_device(chip=chip, bus=bus), clock=lambda: now[0])  # type: ignore[arg-type]
+    oled.show(PAYMENT)
+    panel.power_cycle()  # it still acknowledges every write, but shows nothing
+    now[0] += 10
+    oled.show(BALANCE)
+    assert not panel.display_on  # no sign of it yet
+    now[0] += oled.refresh_s or 0
+    oled.show(PAYMENT)
+    assert panel.display_on
+    assert same(panel.image(), render_view(PAYMENT))
+    assert oled.reinitialisations == 1
+    oled.close()
+
+
+def test_a_display_that_stopped_answering_is_used_again_when_it_answers() -> None:
+    panel = OledPanel("sh1106")
+    bus = FakeI2cBus({0x3C: panel})
+    oled = Oled(device=open_luma_device(chip="sh1106", bus=bus))
+    oled.show(PAYMENT)
+    del bus.panels[0x3C]  # a loose wire
+    with pytest.raises(DisplayError, match="stopped answering"):
+        oled.show(BALANCE)
+    panel.power_cycle()
+    bus.panels[0x3C] = panel  # back, and blank after losing power
+    oled.show(BALANCE)
+    assert panel.display_on
+    assert same(panel.image(), render_view(BALANCE))
+    oled.close()
+
+
+def test_close_does_not_raise_when_the_display_is_gone() -> None:
+    import luma.core.error  # type: ignore[import-untyped]
+
+    bus = FakeI2cBus({0x3C: OledPanel("sh1106")})
+    oled = Oled(device=open_luma_device(chip="sh1106", bus=bus))
+
+    def gone() -> None:
+        raise luma.core.error.DeviceNotFoundError("I2C device not found on address: 0x3C")
+
+    oled.device.cleanup = gone
+    oled.close(clear=False)
+    assert oled.closed

@@ -75,3 +75,13 @@ def test_the_font_ships_with_its_licence() -> None:
     assert "Dimitar Toshkov Zhekov" in licence
     for name in ("terminus-normal.otb", "terminus-bold.otb"):
         assert (HARDWARE / "fonts" / name).stat().st_size < 500_000
+
+
+def test_config_txt_snippets_keep_comments_on_their_own_lines_and_name_spi1_3cs() -> None:
+    readme = (HARDWARE / "README.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```ini\n(.*?)```", readme, flags=re.S)
+    assert blocks
+    for block in blocks:
+        for line in block.splitlines():
+            assert line.startswith("#") or "#" not in line, line
+    assert "dtoverlay=spi1-3cs" in readme
