@@ -79,6 +79,8 @@ def tax(w: Work, a: Tax) -> None:
     if square.kind != "tax":
         raise IllegalAction("not_a_tax_square", square=square.name)
     amount = square.amount
+    if square.id == "luxury_tax" and w.rules.luxury_tax >= 0:
+        amount = w.rules.luxury_tax
     offers_choice = square.id == "income_tax" and w.rules.income_tax_percent > 0
     if offers_choice:
         if a.choice not in ("flat", "percent"):

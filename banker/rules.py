@@ -49,6 +49,9 @@ class Rules:
     """§10.3: deeds dealt at the start, the game ends with ``end_game`` at the agreed time."""
     deal_deeds: int = -1
     """Deeds dealt to each player at the start; -1 means 2 in a short or timed game, else 0."""
+    luxury_tax: int = -1
+    """§5.1: what the Luxury Tax square takes; -1 means the amount printed in the edition. An older
+    US printing's $75 is ``luxury_tax = 75``."""
     houses: int = 32
     """§6.5: the bank's stock of houses."""
     hotels: int = 12
@@ -109,7 +112,7 @@ class Rules:
                 elif isinstance(default, int):
                     if isinstance(value, bool) or not isinstance(value, int):
                         raise BadInput("bad_rule_value", rule=key, value=repr(value), expected="a whole number")
-                    if value < (-1 if key == "deal_deeds" else 0):
+                    if value < (-1 if key in ("deal_deeds", "luxury_tax") else 0):
                         raise BadInput("bad_rule_value", rule=key, value=repr(value), expected="not negative")
                     if value > MAX_AMOUNT:
                         raise BadInput("amount_too_large", field=key, limit=MAX_AMOUNT)

@@ -28,7 +28,7 @@ def test_every_edition_has_the_classic_board(edition_id: str) -> None:
 
 
 def test_luxury_tax_differs_by_edition() -> None:
-    assert [load_edition(e).square(38).amount for e in ("us", "uk", "ru")] == [75, 100, 100]
+    assert [load_edition(e).square(38).amount for e in ("us", "uk", "ru")] == [100, 100, 100]
 
 
 def test_money_display() -> None:

@@ -46,9 +46,15 @@ def test_bad_amounts_and_accounts_are_refused(table: Table) -> None:
 def test_flat_taxes_of_the_us_board(table: Table) -> None:
     table.do("tax", player="Ann", square="income_tax")
     table.do("tax", player="Bob", square="luxury_tax")
-    assert (table.cash("Ann"), table.cash("Bob")) == (1300, 1425)
+    assert (table.cash("Ann"), table.cash("Bob")) == (1300, 1400)
     table.fails("not_a_tax_square", "tax", player="Ann", square="go")
     table.fails("tax_no_choice", "tax", player="Ann", square="income_tax", choice="percent")
+
+
+def test_the_older_us_luxury_tax_is_a_house_rule() -> None:
+    t = Table(luxury_tax=75)
+    t.do("tax", player="Ann", square="luxury_tax")
+    assert t.cash("Ann") == 1425
 
 
 def test_tax_square_by_board_index_and_uk_super_tax() -> None:

@@ -22,9 +22,9 @@ def test_a_payment_larger_than_cash_is_a_debt_and_moves_nothing(table: Table) ->
     data = table.json()
     assert data["debts"] == [
         {"debtor": "Bob", "creditor": "Ann", "amount": 50, "reason": "rent"},
-        {"debtor": "Bob", "creditor": "bank", "amount": 75, "reason": "tax"},
+        {"debtor": "Bob", "creditor": "bank", "amount": 100, "reason": "tax"},
     ]
-    assert data["players"]["Bob"]["debt"] == 125 and data["players"]["Bob"]["missing"] == 85
+    assert data["players"]["Bob"]["debt"] == 150 and data["players"]["Bob"]["missing"] == 110
 
 
 def test_raise_money_then_pay_debt(table: Table) -> None:
