@@ -29,9 +29,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 def build_parser() -> argparse.ArgumentParser:
     parser = build_banker_parser()
     sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
-    from firmware import run
+    from firmware import check, run
 
     run.register(sub)
+    check.register(sub)
     bench = sub.choices["bench"]
     bench.add_argument("--table", action="store_true",
                        help="only the table's figures: tap to frame through the emulated reader and display")

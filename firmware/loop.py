@@ -31,6 +31,7 @@ from firmware import grammar as g
 from firmware import screens
 from firmware.tags import TagSet, label, parse_meaning, simulated_tags
 from hardware.display import ScreenView, render_view
+from hardware.errors import HardwareError
 from hardware.factory import Table
 from hardware.iso14443 import format_uid
 from hardware.oled import SimulatedDisplay
@@ -45,6 +46,18 @@ TICK_S = 0.5
 """The clock input's period: timeouts and the timed game's countdown move this often."""
 TIMER_SAVE_S = 15.0
 """A timed game's elapsed time is saved this often, so a power cut loses at most this much."""
+FAULT_NOTICE_S = 6.0
+"""How long the notice of a reader that stopped answering stays on the screen (any input ends it)."""
+
+
+def reader_fault_view(index: int, error: HardwareError) -> ScreenView:
+    """The notice shown when reader ``index`` stops answering; the other readers keep working."""
+    bus = error.bus.split(" (")[0]
+    return ScreenView(
+        title=f"Reader {index + 1} fault",
+        lines=(f"{bus} does not answer.", "The other readers work.", "See banker check."),
+        inverted=True,
+    )
 
 
 @dataclass
@@ -120,6 +133,8 @@ class TableLoop:
         self._timer_game = session.game_id
         self._last_clock = clock()
         self.screens_shown = 0
+        self._known_faults: set[int] = set()
+        self._fault_notice: tuple[float, ScreenView] | None = None
         self._unsubscribe = session.subscribe(self._on_game_change)
 
     # --- the context the grammar reads ----------------------------------------------------------
@@ -142,10 +157,31 @@ class TableLoop:
         """Process one input: a grammar input, a hardware tap or button event, or a redraw."""
         with self._lock:
             grammar_input = self._translate(event)
+            if isinstance(grammar_input, g.Tick):
+                self._watch_readers()
+            elif grammar_input is not None:
+                self._fault_notice = None  # any tap or press ends a reader-fault notice
             if grammar_input is not None:
                 self._advance_timer()
                 self._step(grammar_input)
             self.render()
+
+    # --- reader faults --------------------------------------------------------------------------
+    def reader_faults(self) -> dict[int, HardwareError]:
+        """The readers failing now, by index (empty while all answer); each error names the bus and
+        the fix. The hub keeps polling the others, and a failing reader is tried again by itself."""
+        return dict(self.table.hub.faults)
+
+    def _watch_readers(self) -> None:
+        faults = self.reader_faults()
+        new = sorted(set(faults) - self._known_faults)
+        self._known_faults = set(faults)
+        if not new:
+            return
+        index = new[0]
+        log.error("reader %d fault: %s", index, faults[index])
+        self.table.controls.beep("error")
+        self._fault_notice = (self.clock() + FAULT_NOTICE_S, reader_fault_view(index, faults[index]))
 
     def _translate(self, event: Any) -> g.Input | None:
         from hardware.protocols import ControlEvent
@@ -250,6 +286,12 @@ class TableLoop:
     def render(self) -> None:
         """Draw the screen if it changed since the last frame."""
         view = screens.view(self.grammar, self.context())
+        if self._fault_notice is not None:
+            until, notice = self._fault_notice
+            if self.clock() < until:
+                view = notice
+            else:
+                self._fault_notice = None
         if view == self.view:
             return
         self.view = view

@@ -14,6 +14,7 @@ Pins are BCM numbers; buttons connect the pin to GND (the Pi's internal pull-ups
 
 from __future__ import annotations
 
+import os
 import queue
 import threading
 import time
@@ -154,6 +155,17 @@ def make_pin_factory(name: str | None) -> Any:
             "sudo apt install python3-lgpio (or pip install lgpio) and use the lgpio factory",
         ) from error
     except Exception as error:  # lgpio.error, RuntimeError: the GPIO chip cannot be opened
+        if ".lgd-nfy" in str(error):
+            # lgpio creates its notification pipes (.lgd-nfy*) in the current directory when it is
+            # imported (joan2937/lg#22, gpiozero#1106): the directory is not writable.
+            raise ControlsError(
+                f"{name} pin factory",
+                where,
+                f"lgpio cannot create its notification pipe in the current directory {os.getcwd()} ({error})",
+                "run the table from a directory its user may write to: WorkingDirectory= in the systemd unit "
+                "(firmware/table-banker.service uses its StateDirectory), or set LG_WD to such a directory; "
+                "this is not a gpio group problem",
+            ) from error
         raise ControlsError(
             f"{name} pin factory",
             where,

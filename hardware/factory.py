@@ -282,16 +282,50 @@ def _open_pi(config: TableConfig, stack: contextlib.ExitStack) -> Table:
     return Table("pi", readers, hub, display, controls)
 
 
+def open_reader(config: TableConfig, index: int) -> Mfrc522Reader:
+    """The MFRC522 driver of reader ``index`` on the Pi, opened on its own (for ``banker check``).
+
+    Raises:
+        hardware.errors.NfcReaderError: the reader cannot be opened; the message says why and the fix.
+    """
+    reader_config = config.readers[index]
+    return Mfrc522Reader(
+        bus=reader_config.bus,
+        device=reader_config.device,
+        rst_pin=reader_config.rst_pin,
+        name=f"NFC reader {index} (MFRC522)",
+    )
+
+
+def open_display(config: TableConfig) -> Oled:
+    """The OLED on the Pi, opened on its own.
+
+    Raises:
+        hardware.errors.DisplayError: I²C is off, not permitted, or nothing answers at the address.
+    """
+    return _open_oled(config)
+
+
+def open_controls(config: TableConfig) -> tuple[GpioControls, Any]:
+    """Buttons, buzzer and LEDs on the Pi, opened on their own; also the pin factory, to close after them.
+
+    Raises:
+        hardware.errors.ControlsError: the pin factory or a pin cannot be used.
+    """
+    factory = make_pin_factory(config.pin_factory)
+    try:
+        return GpioControls(config.controls, pin_factory=factory, hold_time=config.hold_time_s), factory
+    except BaseException:
+        if factory is not None:
+            factory.close()
+        raise
+
+
 def _open_readers(config: TableConfig, stack: contextlib.ExitStack) -> list[TagReader]:
     """One MFRC522 driver per configured reader, each closed with the table."""
     readers: list[TagReader] = []
-    for index, reader_config in enumerate(config.readers):
-        reader = Mfrc522Reader(
-            bus=reader_config.bus,
-            device=reader_config.device,
-            rst_pin=reader_config.rst_pin,
-            name=f"NFC reader {index} (MFRC522)",
-        )
+    for index in range(len(config.readers)):
+        reader = open_reader(config, index)
         stack.callback(reader.close)
         readers.append(reader)
     return readers

@@ -237,3 +237,23 @@ def test_a_passive_buzzer_plays_a_tone_per_pattern() -> None:
 def test_the_buzzer_kind_is_checked() -> None:
     with pytest.raises(ValueError, match="buzzer_kind"):
         ControlPins(buzzer_kind="piezo").validate()
+
+
+def test_lgpio_in_a_directory_it_cannot_write_is_named_not_blamed_on_the_gpio_group(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import sys
+    import types
+
+    fake = types.ModuleType("gpiozero.pins.lgpio")
+
+    def cannot_create_pipe() -> None:
+        raise FileNotFoundError(2, "No such file or directory", ".lgd-nfy-3")
+
+    fake.LGPIOFactory = cannot_create_pipe  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "gpiozero.pins.lgpio", fake)
+    with pytest.raises(ControlsError) as raised:
+        make_pin_factory("lgpio")
+    assert "notification pipe" in raised.value.problem
+    assert "WorkingDirectory=" in raised.value.fix and "LG_WD" in raised.value.fix
+    assert "usermod" not in raised.value.fix

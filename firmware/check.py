@@ -1,0 +1,349 @@
+"""``banker check``: the bring-up test of a freshly wired table, one clear line per part.
+
+Each part is opened on its own, so one missing part does not hide the others:
+
+1. every NFC reader: its VersionReg (0x91/0x92 for an NXP MFRC522, 0x88/0xB2 for FM17522 clones);
+2. the OLED: a test pattern (a frame, a checkerboard and the words "banker check");
+3. the buzzer: one beep;
+4. every reader: "tap any card" until a UID is read;
+5. every button (or the encoder): pressed once each;
+6. the buzzer again: OK if it was heard, Cancel if not.
+
+Each line reads ``PASS <part>: <what was seen>`` or ``FAIL <part>: <what went wrong>`` followed by
+``fix: <what to do>``. The exit status is 0 when every part passed. ``--no-wait`` does only steps 1-3
+(nothing to tap or press), e.g. over SSH before anyone is at the table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import sys
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from hardware.display import HEIGHT, WIDTH, ScreenView
+from hardware.errors import HardwareError
+from hardware.factory import Table, TableConfig
+from hardware.nfc import KNOWN_VERSIONS, spi_name
+from hardware.protocols import ButtonName, ControlEvent
+from hardware.wiring import HEADER, gpio_of
+
+TAP_TIMEOUT_S = 20.0
+PRESS_TIMEOUT_S = 20.0
+
+
+@dataclass(frozen=True)
+class Result:
+    part: str
+    ok: bool
+    detail: str
+    fix: str = ""
+
+    def lines(self) -> list[str]:
+        head = f"{'PASS' if self.ok else 'FAIL'}  {self.part}: {self.detail}"
+        return [head] if self.ok or not self.fix else [head, f"      fix: {self.fix}"]
+
+
+def header_pin(gpio: int) -> int | None:
+    """The physical header pin (1-40) of a BCM GPIO number."""
+    return next((pin for pin in HEADER if gpio_of(pin) == gpio), None)
+
+
+def test_pattern() -> Any:
+    """A frame round the edge, a checkerboard on the left and "banker check" on the right."""
+    from PIL import Image, ImageDraw
+
+    image = Image.new("1", (WIDTH, HEIGHT))
+    draw = ImageDraw.Draw(image)
+    draw.rectangle((0, 0, WIDTH - 1, HEIGHT - 1), outline=1)
+    for y in range(4, HEIGHT - 4, 4):
+        for x in range(4, 60, 4):
+            if (x + y) // 4 % 2:
+                draw.rectangle((x, y, x + 3, y + 3), fill=1)
+    draw.text((66, 18), "banker", fill=1)
+    draw.text((66, 34), "check", fill=1)
+    return image
+
+
+@dataclass
+class Parts:
+    """The opened parts (``None`` where opening failed) and how to close them."""
+
+    readers: list[Any]
+    display: Any
+    controls: Any
+    close: Callable[[], None]
+
+
+def open_parts(config: TableConfig, results: list[Result]) -> Parts:
+    """Open every part on its own; a failure becomes a FAIL line and ``None``."""
+    from hardware.factory import open_controls, open_display, open_reader, open_table
+
+    if config.mode != "pi":
+        table: Table = open_table(config)
+        return Parts(list(table.readers), table.display, table.controls, table.close)
+    stack = contextlib.ExitStack()
+    readers: list[Any] = []
+    for index in range(len(config.readers)):
+        try:
+            reader = open_reader(config, index)
+        except HardwareError as error:
+            results.append(Result(_reader_part(config, index), False, error.problem, error.fix))
+            readers.append(None)
+            continue
+        stack.callback(reader.close)
+        readers.append(reader)
+    display = controls = None
+    try:
+        display = open_display(config)
+        stack.callback(display.close)
+    except HardwareError as error:
+        results.append(Result("OLED display", False, error.problem, error.fix))
+    try:
+        controls, factory = open_controls(config)
+        if factory is not None:
+            stack.callback(factory.close)
+        stack.callback(controls.close)
+    except HardwareError as error:
+        results.append(Result("buttons and buzzer", False, error.problem, error.fix))
+    return Parts(readers, display, controls, stack.close)
+
+
+def _reader_part(config: TableConfig, index: int) -> str:
+    reader = config.readers[index]
+    return f"reader {index} ({spi_name(reader.bus, reader.device).split(' (')[0]})"
+
+
+class Check:
+    """Runs the steps against opened parts; ``say`` shows each prompt (terminal and OLED)."""
+
+    def __init__(
+        self,
+        config: TableConfig,
+        parts: Parts,
+        *,
+        say: Callable[[str], None],
+        wait: bool = True,
+        tap_timeout_s: float = TAP_TIMEOUT_S,
+        press_timeout_s: float = PRESS_TIMEOUT_S,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.config = config
+        self.parts = parts
+        self.say = say
+        self.wait = wait
+        self.tap_timeout_s = tap_timeout_s
+        self.press_timeout_s = press_timeout_s
+        self.clock = clock
+
+    def prompt(self, text: str) -> None:
+        self.say(text)
+        display = self.parts.display
+        if display is not None:
+            with contextlib.suppress(HardwareError):
+                display.show(ScreenView(title="banker check", lines=(text,)))
+
+    def run(self) -> Iterator[Result]:
+        yield from self.versions()
+        yield from self.display()
+        yield from self.buzzer()
+        if not self.wait:
+            return
+        yield from self.taps()
+        yield from self.buttons()
+        yield from self.buzzer_heard()
+
+    def versions(self) -> Iterator[Result]:
+        for index, reader in enumerate(self.parts.readers):
+            if reader is None:
+                continue
+            version = getattr(reader, "version", None)
+            if version is None:
+                yield Result(_reader_part(self.config, index), True, "simulated reader")
+                continue
+            kind = KNOWN_VERSIONS.get(version, "unknown chip: it may still work")
+            yield Result(_reader_part(self.config, index), True, f"VersionReg 0x{version:02X} ({kind})")
+
+    def display(self) -> Iterator[Result]:
+        display = self.parts.display
+        if display is None:
+            return
+        settings = self.config.display
+        try:
+            display.show_image(test_pattern())
+        except HardwareError as error:
+            yield Result("OLED display", False, error.problem, error.fix)
+            return
+        yield Result(
+            "OLED display",
+            True,
+            f"{settings.chip.upper()} at 0x{settings.address:02X} took the test pattern: a frame round the edge, "
+            "a checkerboard on the left, 'banker check' on the right (a shifted picture with a noisy edge: "
+            "page_address_offset = 0; upside down: rotate = 2)",
+        )
+
+    def buzzer(self) -> Iterator[Result]:
+        controls = self.parts.controls
+        pin = self.config.controls.buzzer
+        if controls is None or pin is None:
+            return
+        try:
+            controls.beep("attention")
+        except HardwareError as error:
+            yield Result("buzzer", False, error.problem, error.fix)
+
+    def taps(self) -> Iterator[Result]:
+        for index, reader in enumerate(self.parts.readers):
+            if reader is None:
+                continue
+            part = _reader_part(self.config, index)
+            self.prompt(f"Tap any card on reader {index}")
+            deadline = self.clock() + self.tap_timeout_s
+            uid: bytes | None = None
+            error: HardwareError | None = None
+            while uid is None and self.clock() < deadline:
+                try:
+                    uid = reader.poll()
+                except HardwareError as failure:
+                    error = failure
+                    break
+                if uid is None:
+                    time.sleep(0.02)
+            if error is not None:
+                yield Result(part, False, error.problem, error.fix)
+            elif uid is None:
+                yield Result(
+                    part,
+                    False,
+                    f"no card read in {self.tap_timeout_s:g} s",
+                    "hold a 13.56 MHz card (MIFARE Classic or NTAG) flat on the reader's antenna; if the "
+                    "version passed but no card ever reads, check 3.3 V and GND, and that the antennas are "
+                    "10 cm apart; a 125 kHz card never reads",
+                )
+            else:
+                yield Result(part, True, f"read card {uid.hex(':').upper()}")
+
+    def _wait_for(self, button: ButtonName) -> ControlEvent | None:
+        controls = self.parts.controls
+        deadline = self.clock() + self.press_timeout_s
+        while self.clock() < deadline:
+            event: ControlEvent | None = controls.get_event(timeout=0.1)
+            if event is not None and event.button == button:
+                return event
+        return None
+
+    def buttons(self) -> Iterator[Result]:
+        controls = self.parts.controls
+        if controls is None:
+            return
+        pins = self.config.controls
+        wired: list[tuple[ButtonName, str, int | None]] = [("ok", "OK", pins.ok), ("cancel", "Cancel", pins.cancel)]
+        if pins.encoder_a is not None:
+            wired += [("up", "the encoder clockwise", pins.encoder_a), ("down", "the encoder back", pins.encoder_b)]
+        else:
+            wired += [("up", "Up", pins.up), ("down", "Down", pins.down)]
+        while controls.get_event(timeout=0) is not None:
+            pass
+        for button, label, pin in wired:
+            if pin is None:
+                continue
+            verb = "Turn" if label.startswith("the encoder") else "Press"
+            self.prompt(f"{verb} {label} once")
+            where = f"GPIO{pin}, pin {header_pin(pin)}"
+            if self._wait_for(button) is not None:
+                yield Result(f"{button} button ({where})", True, "pressed")
+            else:
+                yield Result(
+                    f"{button} button ({where})",
+                    False,
+                    f"no press in {self.press_timeout_s:g} s",
+                    f"one leg of the button to {where}, the other to GND (pin 39); no resistor is needed",
+                )
+
+    def buzzer_heard(self) -> Iterator[Result]:
+        controls = self.parts.controls
+        pin = self.config.controls.buzzer
+        if controls is None or pin is None:
+            return
+        where = f"GPIO{pin}, pin {header_pin(pin)}"
+        fix = (
+            f"signal to {where}, VCC to 5 V (pin 2), GND to pin 14; it must be a high-level-trigger module "
+            "(a low-level one sounds all the time or never); a passive buzzer needs buzzer_kind = \"passive\""
+        )
+        controls.beep("attention")
+        self.prompt("Heard two beeps? OK yes, Cancel no")
+        deadline = self.clock() + self.press_timeout_s
+        while self.clock() < deadline:
+            event = controls.get_event(timeout=0.1)
+            if event is not None and event.button in ("ok", "cancel"):
+                if event.button == "ok":
+                    yield Result(f"buzzer ({where})", True, "heard")
+                else:
+                    yield Result(f"buzzer ({where})", False, "not heard", fix)
+                return
+        yield Result(f"buzzer ({where})", False, "no answer (OK or Cancel)", fix)
+
+
+def run_check(config: TableConfig, *, out: Callable[[str], None] = print, **options: Any) -> list[Result]:
+    """Open the parts, run every step, print each result; the results."""
+    results: list[Result] = []
+    parts = open_parts(config, results)
+    for result in results:
+        for line in result.lines():
+            out(line)
+    try:
+        check = Check(config, parts, say=lambda text: out(f"... {text}"), **options)
+        for result in check.run():
+            results.append(result)
+            for line in result.lines():
+                out(line)
+        if parts.display is not None:
+            failed = [result.part for result in results if not result.ok]
+            with contextlib.suppress(HardwareError):
+                parts.display.show(
+                    ScreenView(
+                        title="banker check",
+                        lines=(f"{len(failed)} failed: {', '.join(failed)}",) if failed else ("all parts pass",),
+                        inverted=bool(failed),
+                    )
+                )
+    finally:
+        parts.close()
+    passed = sum(result.ok for result in results)
+    out(f"{passed} of {len(results)} checks passed" + ("" if passed == len(results) else "; see the fixes above"))
+    return results
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "check",
+        help="bring-up test of the wired table: readers, OLED, buttons, buzzer",
+        description="Test each part of a freshly wired table and print PASS or FAIL with the fix for each. "
+        "Example: banker check --config /etc/table-banker/table.toml",
+    )
+    p.add_argument("--config", help="the settings file (TOML), as for banker run")
+    p.add_argument("--emulated", action="store_true", help="the real drivers over emulated chips (no hardware)")
+    p.add_argument("--no-wait", action="store_true", help="only what needs no hands: versions, test pattern, a beep")
+    p.add_argument("--timeout", type=float, default=TAP_TIMEOUT_S, help="seconds to wait for each tap and press")
+    p.set_defaults(func=cmd_check)
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    from firmware.config import ConfigError, load_config
+
+    try:
+        config = load_config(args.config).table_config("emulated" if args.emulated else "pi")
+    except ConfigError as error:
+        print(f"banker check: {error}", file=sys.stderr)
+        return 2
+    results = run_check(
+        config,
+        out=lambda line: print(line, flush=True),
+        wait=not args.no_wait,
+        tap_timeout_s=args.timeout,
+        press_timeout_s=args.timeout,
+    )
+    return 0 if all(result.ok for result in results) else 1

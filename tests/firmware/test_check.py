@@ -1,0 +1,123 @@
+"""banker check: one PASS or FAIL line per part, with the fix, on emulated parts and on a machine without any."""
+
+from __future__ import annotations
+
+import importlib.util
+from collections.abc import Callable, Iterator
+
+import pytest
+
+from firmware.check import Check, Parts, Result, header_pin, run_check
+from firmware.cli import main
+from hardware.emulator import EmulatedCard
+from hardware.factory import Table, TableConfig, open_table
+
+pytestmark = [
+    pytest.mark.filterwarnings("ignore:Image.Image.getdata is deprecated:DeprecationWarning"),
+    pytest.mark.skipif(importlib.util.find_spec("mfrc522") is None, reason="pip install --no-deps mfrc522==0.0.7"),
+]
+
+BUTTON_PINS = {"OK": 5, "Cancel": 6, "Up": 13, "Down": 26}
+
+
+@pytest.fixture
+def table() -> Iterator[Table]:
+    opened = open_table(TableConfig(mode="emulated"))
+    yield opened
+    opened.close()
+
+
+def press(table: Table, pin: int) -> None:
+    assert table.emulation is not None
+    button = table.emulation.pin_factory.pin(pin)
+    button.drive_low()
+    button.drive_high()
+
+
+def hands(table: Table, *, skip: str = "") -> tuple[list[str], Callable[[str], None]]:
+    """Someone at the table doing what each prompt asks (except ``skip``); the prompts seen."""
+    prompts: list[str] = []
+    assert table.emulation is not None
+    chips = table.emulation.chips
+
+    def act(text: str) -> None:
+        prompts.append(text)
+        if skip and skip in text:
+            return
+        if text.startswith("Tap any card on reader"):
+            index = int(text.rsplit(" ", 1)[1])
+            chips[index].place(EmulatedCard.ntag(bytes([0x04, index, 2, 3, 4, 5, 6])))
+        elif text.startswith("Press "):
+            press(table, BUTTON_PINS[text.split()[1]])
+        elif text.startswith("Heard"):
+            press(table, 5)
+
+    return prompts, act
+
+
+def run(table: Table, *, skip: str = "", timeout: float = 5.0) -> tuple[list[Result], list[str]]:
+    prompts, act = hands(table, skip=skip)
+    parts = Parts(list(table.readers), table.display, table.controls, lambda: None)
+    check = Check(TableConfig(mode="emulated"), parts, say=act, tap_timeout_s=timeout, press_timeout_s=timeout)
+    return list(check.run()), prompts
+
+
+def test_every_part_passes_on_a_well_wired_table(table: Table) -> None:
+    results, prompts = run(table)
+    assert [result.ok for result in results] == [True] * len(results), [r.lines() for r in results]
+    parts = [result.part for result in results]
+    assert parts[:3] == ["reader 0 (SPI0 CE0)", "reader 1 (SPI0 CE1)", "OLED display"]
+    assert "VersionReg 0x92 (MFRC522 v2.0)" in results[0].detail
+    assert results[3].detail == "read card 04:00:02:03:04:05:06"
+    assert parts[5:] == [
+        "ok button (GPIO5, pin 29)",
+        "cancel button (GPIO6, pin 31)",
+        "up button (GPIO13, pin 33)",
+        "down button (GPIO26, pin 37)",
+        "buzzer (GPIO12, pin 32)",
+    ]
+    assert prompts[0] == "Tap any card on reader 0"
+    assert table.emulation is not None
+    assert table.emulation.panel.display_on
+
+
+def test_a_button_that_never_comes_says_where_it_is_wired(table: Table) -> None:
+    results, _ = run(table, skip="Press Cancel", timeout=0.3)
+    failed = [result for result in results if not result.ok]
+    assert [result.part for result in failed] == ["cancel button (GPIO6, pin 31)"]
+    assert failed[0].lines() == [
+        "FAIL  cancel button (GPIO6, pin 31): no press in 0.3 s",
+        "      fix: one leg of the button to GPIO6, pin 31, the other to GND (pin 39); no resistor is needed",
+    ]
+
+
+def test_a_reader_that_reads_no_card_says_what_to_try(table: Table) -> None:
+    results, _ = run(table, skip="reader 1", timeout=0.3)
+    (failed,) = [result for result in results if not result.ok]
+    assert failed.part == "reader 1 (SPI0 CE1)"
+    assert "13.56 MHz" in failed.fix
+
+
+def test_the_test_pattern_reaches_the_panel(table: Table) -> None:
+    out: list[str] = []
+    results = run_check(TableConfig(mode="emulated"), out=out.append, wait=False)
+    assert all(result.ok for result in results)
+    assert out[-1] == f"{len(results)} of {len(results)} checks passed"
+
+
+def test_without_any_hardware_each_part_fails_with_its_fix(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", "--no-wait"]) == 1
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    fails = [line for line in lines if line.startswith("FAIL")]
+    assert any(line.startswith("FAIL  reader 0 (SPI0 CE0)") for line in fails)
+    assert any(line.startswith("FAIL  OLED display") for line in fails)
+    assert any(line.startswith("FAIL  buttons and buzzer") for line in fails)
+    for index, line in enumerate(lines):
+        if line.startswith("FAIL"):
+            assert lines[index + 1].startswith("      fix: ")
+    assert lines[-1].endswith("see the fixes above")
+
+
+def test_header_pins() -> None:
+    assert (header_pin(5), header_pin(12), header_pin(25)) == (29, 32, 22)
