@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck bench sim clean chromium screenshots load
+.PHONY: run test lint typecheck shellcheck bench sim clean chromium screenshots load
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed")'
@@ -27,8 +27,14 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict banker hardware firmware webui
 
-test: lint typecheck chromium
+test: lint typecheck chromium shellcheck
 	$(BIN)/python -m pytest
+
+# The Pi's setup script. Installs shellcheck when missing and running as root; otherwise says so and skips.
+shellcheck:
+	@command -v shellcheck >/dev/null || [ "$$(id -u)" != 0 ] || apt-get install -y -qq shellcheck >/dev/null
+	@if command -v shellcheck >/dev/null; then shellcheck firmware/install.sh; \
+	else echo "shellcheck is not installed: firmware/install.sh not checked (sudo apt-get install shellcheck)"; fi
 
 # The phone page's browser tests drive Debian's Chromium. As root (CI) it is installed when missing;
 # otherwise those tests skip with a message naming the missing browser.
