@@ -449,7 +449,7 @@ def _convert(value: Any, hint: Any, action: str, key: str) -> Any:
         return value
     if hint is Bundle:
         if not isinstance(value, dict):
-            raise bad('an object like {"cash": 100, "properties": [], "jail_cards": 0}')
+            raise bad("an object with cash, properties and jail_cards")
         unknown = set(value) - {"cash", "properties", "jail_cards"}
         if unknown:
             raise bad("only cash, properties and jail_cards")

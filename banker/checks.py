@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from banker.edition import Property
+from banker.edition import Property, closest
 from banker.errors import BadInput, IllegalAction, UnknownName
 from banker.state import BANK, POT
 from banker.work import Work
@@ -12,7 +12,7 @@ def seat(w: Work, name: str) -> int:
     """The seat of an active (not bankrupt) player."""
     found = w.seat_of(name)
     if found is None:
-        raise UnknownName("unknown_player", player=name, players=", ".join(p.name for p in w.players))
+        raise unknown_player(w, name)
     if w.players[found].bankrupt:
         raise IllegalAction("player_bankrupt", player=name)
     return found
@@ -27,10 +27,20 @@ def positive(amount: int, field: str) -> None:
         raise BadInput("amount_not_positive", field=field, amount=amount)
 
 
+def unknown_player(w: Work, name: str) -> UnknownName:
+    players = ", ".join(p.name for p in w.players)
+    hint = closest(name, {p.name: p.name for p in w.players})
+    if hint is not None:
+        return UnknownName("unknown_player_suggest", player=name, players=players, suggestion=hint)
+    return UnknownName("unknown_player", player=name, players=players)
+
+
 def account(w: Work, name: str) -> str:
     """A payee: "bank", "pot" or an active player's name."""
     if name in (BANK, POT):
         return name
+    if w.seat_of(name) is None:
+        raise UnknownName("unknown_payee", to=name, players=", ".join(p.name for p in w.players))
     seat(w, name)
     return name
 

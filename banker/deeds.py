@@ -251,6 +251,8 @@ def mortgage(w: Work, a: Mortgage) -> None:
         raise IllegalAction("already_mortgaged", property=prop.name)
     built = checks.group_has_buildings(w, prop)
     if built is not None:
+        if w.level(prop.number):
+            raise IllegalAction("mortgage_own_buildings", property=prop.name)
         raise IllegalAction("mortgage_buildings", property=prop.name, built=built.name)
     txn = w.transfer(BANK, a.player, prop.mortgage, "mortgage")
     w.set_prop(prop.number, mortgaged=True)

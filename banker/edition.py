@@ -6,6 +6,7 @@ problem, so a mistake in the data is found when the game starts, not in the midd
 
 from __future__ import annotations
 
+import difflib
 import tomllib
 from dataclasses import dataclass, field
 from functools import cache
@@ -98,9 +99,13 @@ class Edition:
     by_square: dict[int, Property] = field(default_factory=dict)
 
     def property(self, property_id: str) -> Property:
-        """The deed with this id; :class:`UnknownName` if there is none."""
+        """The deed with this id; :class:`UnknownName` (naming the closest id) if there is none."""
         found = self.by_id.get(property_id)
         if found is None:
+            names = {p.id: p.name for p in self.properties}
+            hint = closest(property_id, names)
+            if hint is not None:
+                raise UnknownName("unknown_property_suggest", property=property_id, edition=self.id, suggestion=hint)
             raise UnknownName("unknown_property", property=property_id, edition=self.id)
         return found
 
@@ -113,6 +118,9 @@ class Edition:
             for square in self.squares:
                 if square.id == ref:
                     return square
+        hint = closest(str(ref), {sq.id: sq.name for sq in self.squares})
+        if hint is not None:
+            raise UnknownName("unknown_square_suggest", square=str(ref), edition=self.id, suggestion=hint)
         raise UnknownName("unknown_square", square=str(ref), edition=self.id)
 
     def card(self, deck: str, card_id: str) -> Card:
@@ -127,6 +135,24 @@ class Edition:
         sign = "-" if amount < 0 else ""
         grouped = f"{abs(amount):,}".replace(",", "\u202f" if self.language != "en" else ",")
         return sign + self.money_format.replace("{amount}", grouped)
+
+
+def _folded(text: str) -> str:
+    """Lower case, letters and digits only: "Park Place", "park_place" and "PARK-PLACE" fold alike."""
+    return "".join(c for c in text.casefold() if c.isalnum())
+
+
+def closest(wrong: str, options: dict[str, str]) -> str | None:
+    """The id among ``options`` (id → display name) that ``wrong`` most likely meant, if any is close."""
+    folded = _folded(wrong)
+    if not folded:
+        return None
+    for option_id, name in options.items():
+        if folded in (_folded(option_id), _folded(name)):
+            return option_id
+    by_fold = {_folded(option_id): option_id for option_id in options}
+    match = difflib.get_close_matches(folded, list(by_fold), n=1, cutoff=0.75)
+    return by_fold[match[0]] if match else None
 
 
 def available_editions() -> list[str]:

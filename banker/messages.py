@@ -185,6 +185,12 @@ EN: dict[str, str] = {
 "file_not_utf8": "cannot read {file}: line {line} is not UTF-8 text",
 "demo_resumed": "Journal {path}: the game resumes at action {seq}.",
 "demo_deleted": "That journal was temporary and is now deleted: banker demo --db FILE keeps one for banker games --db FILE.",
+"unknown_property_suggest": "There is no property {property!r} in the {edition} edition: did you mean {suggestion!r}? (ids are written in lower case)",
+"unknown_square_suggest": "There is no square {square!r} in the {edition} edition: did you mean {suggestion!r}?",
+"unknown_player_suggest": "There is no player {player!r}: did you mean {suggestion!r}? The players are: {players}.",
+"unknown_payee": "There is no player {to!r}: pay a player ({players}), \"bank\" (the bank) or \"pot\" (the Free Parking pot), in lower case.",
+"mortgage_own_buildings": "{property} has buildings: sell every building of its group first, then mortgage it.",
+"trade_own_buildings": "{property} has buildings: sell every building of its group first, then trade it.",
 }
 
 EN_LABELS: dict[str, str] = {
@@ -221,6 +227,19 @@ EN_LABELS: dict[str, str] = {
     "json_number": "a number",
     "json_boolean": "true or false",
     "json_null": "null",
+    "a list of names": "a list of names",
+    "a list of property ids": "a list of property ids",
+    "a non-empty text": "a non-empty text",
+    "a whole number": "a whole number",
+    "an object of lists of property ids": "an object of lists of property ids",
+    "an object of whole numbers": "an object of whole numbers",
+    "an object": "an object",
+    "only cash, properties and jail_cards": "only cash, properties and jail_cards",
+    "true or false": "true or false",
+    "whole numbers for cash and jail_cards": "whole numbers for cash and jail_cards",
+    "a positive amount": "a positive amount",
+    "not negative": "not negative",
+    "an object with cash, properties and jail_cards": "an object like {\"cash\": 100, \"properties\": [], \"jail_cards\": 0}",
 }
 
 TABLES: dict[str, dict[str, str]] = {"en": EN, "ru": RU, "bg": BG}
@@ -268,7 +287,7 @@ def render(key: str, params: dict[str, Any], language: str) -> str:
 
 
 ACCOUNT_KEYS = frozenset({"owner", "creditor", "to"})
-WORD_KEYS = frozenset({"building", "what", "got"})
+WORD_KEYS = frozenset({"building", "what", "got", "expected"})
 
 
 def _localize(key: str, value: Any, language: str) -> Any:

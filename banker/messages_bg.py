@@ -245,6 +245,20 @@ BG: dict[str, str] = {
     "demo_deleted": (
         "Този дневник беше временен и вече е изтрит: banker demo --db ФАЙЛ пази дневник за banker games --db ФАЙЛ."
     ),
+    "unknown_property_suggest": (
+        "В изданието {edition} няма имот {property!r}: може би {suggestion!r}? (идентификаторите се пишат с малки букви)"
+    ),
+    "unknown_square_suggest": "В изданието {edition} няма поле {square!r}: може би {suggestion!r}?",
+    "unknown_player_suggest": "Няма играч {player!r}: може би {suggestion!r}? Играчите са: {players}.",
+    "unknown_payee": (
+        "Няма играч {to!r}: плаща се на играч ({players}), на \"bank\" (банката) или на \"pot\" (касата на Безплатния паркинг), с малки букви."
+    ),
+    "mortgage_own_buildings": (
+        "На {property} има сгради: първо продайте всички сгради от групата му, после го ипотекирайте."
+    ),
+    "trade_own_buildings": (
+        "На {property} има сгради: първо продайте всички сгради от групата му, после го разменяйте."
+    ),
 }
 
 BG_LABELS: dict[str, str] = {
@@ -281,4 +295,17 @@ BG_LABELS: dict[str, str] = {
     "json_number": "число",
     "json_boolean": "true или false",
     "json_null": "null",
+    "a list of names": "списък с имена",
+    "a list of property ids": "списък с идентификатори на имоти",
+    "a non-empty text": "непразен текст",
+    "a whole number": "цяло число",
+    "an object of lists of property ids": "обект със списъци от идентификатори на имоти",
+    "an object of whole numbers": "обект с цели числа",
+    "an object": "обект",
+    "only cash, properties and jail_cards": "само cash, properties и jail_cards",
+    "true or false": "true или false",
+    "whole numbers for cash and jail_cards": "цели числа в cash и jail_cards",
+    "a positive amount": "положителна сума",
+    "not negative": "не по-малко от нула",
+    "an object with cash, properties and jail_cards": "обект като {\"cash\": 100, \"properties\": [], \"jail_cards\": 0}",
 }

@@ -248,6 +248,20 @@ RU: dict[str, str] = {
     "demo_deleted": (
         "Этот журнал был временным и уже удалён: banker demo --db ФАЙЛ сохранит журнал для banker games --db ФАЙЛ."
     ),
+    "unknown_property_suggest": (
+        "В издании {edition} нет собственности {property!r}: может быть, {suggestion!r}? (идентификаторы пишутся строчными буквами)"
+    ),
+    "unknown_square_suggest": "В издании {edition} нет поля {square!r}: может быть, {suggestion!r}?",
+    "unknown_player_suggest": "Игрока {player!r} нет: может быть, {suggestion!r}? Играют: {players}.",
+    "unknown_payee": (
+        "Игрока {to!r} нет: платить можно игроку ({players}), \"bank\" (банку) или \"pot\" (в копилку Бесплатной стоянки), строчными буквами."
+    ),
+    "mortgage_own_buildings": (
+        "На участке {property} есть здания: сначала продайте все здания его группы, потом закладывайте."
+    ),
+    "trade_own_buildings": (
+        "На участке {property} есть здания: сначала продайте все здания его группы, потом меняйте."
+    ),
 }
 
 RU_LABELS: dict[str, str] = {
@@ -284,4 +298,17 @@ RU_LABELS: dict[str, str] = {
     "json_number": "число",
     "json_boolean": "true или false",
     "json_null": "null",
+    "a list of names": "список имён",
+    "a list of property ids": "список идентификаторов собственности",
+    "a non-empty text": "непустой текст",
+    "a whole number": "целое число",
+    "an object of lists of property ids": "объект со списками идентификаторов собственности",
+    "an object of whole numbers": "объект с целыми числами",
+    "an object": "объект",
+    "only cash, properties and jail_cards": "только cash, properties и jail_cards",
+    "true or false": "true или false",
+    "whole numbers for cash and jail_cards": "целые числа в cash и jail_cards",
+    "a positive amount": "положительная сумма",
+    "not negative": "не меньше нуля",
+    "an object with cash, properties and jail_cards": "объект вида {\"cash\": 100, \"properties\": [], \"jail_cards\": 0}",
 }

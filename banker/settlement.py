@@ -286,6 +286,8 @@ def trade(w: Work, a: Trade) -> None:
             checks.owner_is(w, side, prop)
             built = checks.group_has_buildings(w, prop)
             if built is not None:
+                if w.level(prop.number):
+                    raise IllegalAction("trade_own_buildings", property=prop.name)
                 raise IllegalAction("trade_buildings", property=prop.name, built=built.name)
     settles = [d for d in w.debts if d.debtor == giver and d.creditor == a.to]
     if a.settles_debt and not settles:

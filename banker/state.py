@@ -6,7 +6,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from banker.edition import Edition, Property
+from banker.edition import Edition, Property, closest
 from banker.errors import UnknownName
 from banker.rules import Rules
 
@@ -120,7 +120,11 @@ class GameState:
             seat = self.seats.get(unicodedata.normalize("NFC", name))
         if seat is not None:
             return seat
-        raise UnknownName("unknown_player", player=name, players=", ".join(p.name for p in self.players))
+        players = ", ".join(p.name for p in self.players)
+        hint = closest(name, {p.name: p.name for p in self.players})
+        if hint is not None:
+            raise UnknownName("unknown_player_suggest", player=name, players=players, suggestion=hint)
+        raise UnknownName("unknown_player", player=name, players=players)
 
     def deed(self, property_id: str) -> Property:
         return self.edition.property(property_id)

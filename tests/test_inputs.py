@@ -242,3 +242,43 @@ def test_the_issue_self_play_run_finishes() -> None:
     summary = simulate(50, 4, 3, rules={"decliner_may_bid": False, "salary": 0})
     assert summary["games"] == 50
     assert abs(sum(summary["win_share_by_strategy"].values()) - 1) < 0.01
+
+
+def test_unknown_ids_suggest_the_closest_and_accounts_are_named() -> None:
+    state, _ = apply(None, NewGame("us", ("Ann", "Bob")))
+    cases = [({"action": "buy", "player": "Ann", "property": "Boardwalk"}, "unknown_property_suggest", "'boardwalk'"),
+             ({"action": "buy", "player": "Ann", "property": "Park Place"}, "unknown_property_suggest", "'park_place'"),
+             ({"action": "pay", "player": "Ann", "amount": 5, "to": "Bank"}, "unknown_payee", '"pot"'),
+             ({"action": "salary", "player": "ann"}, "unknown_player_suggest", "'Ann'")]
+    for data, key, hint in cases:
+        with pytest.raises(BankerError) as info:
+            apply(state, parse_action(data))
+        assert info.value.key == key and hint in str(info.value)
+
+
+def test_messages_name_the_right_things() -> None:
+    state, _ = apply(None, NewGame("us", ("Ann", "Bob")))
+    for line in ('{"action": "buy", "player": "Ann", "property": "oriental"}',
+                 '{"action": "buy", "player": "Ann", "property": "vermont"}',
+                 '{"action": "buy", "player": "Ann", "property": "connecticut"}',
+                 '{"action": "build", "player": "Ann", "property": "oriental"}'):
+        state, _ = apply(state, parse_action(line))
+    with pytest.raises(BankerError) as info:
+        apply(state, parse_action('{"action": "mortgage", "player": "Ann", "property": "oriental"}'))
+    assert "(Oriental Avenue)" not in str(info.value) and info.value.key == "mortgage_own_buildings"
+    with pytest.raises(BankerError) as info:
+        apply(state, parse_action('{"action": "salary", "player": "Ann", "landed": 3}'))
+    assert "true или false" in info.value.translated("ru") and "whole" not in info.value.translated("ru")
+    with pytest.raises(BankerError) as info:
+        parse_action("[1]")
+    assert "список" in info.value.translated("ru")
+
+
+def test_bankruptcy_to_the_bank_alone_says_the_bank() -> None:
+    from banker.text import describe_event
+
+    state, _ = apply(None, NewGame("us", ("Ann", "Bob", "Cy")))
+    state, _ = apply(state, parse_action('{"action": "pay", "player": "Ann", "amount": 1600, "to": "bank"}'))
+    state, events = apply(state, parse_action('{"action": "bankrupt", "player": "Ann"}'))
+    lines = [describe_event(state.edition, e, "en") for e in events]
+    assert "Ann's cash of $1,500 goes to the bank." in lines

@@ -39,7 +39,7 @@ def test_bad_amounts_and_accounts_are_refused(table: Table) -> None:
     table.fails("amount_not_positive", "pay", player="Ann", amount=0, to="Bob")
     table.fails("amount_not_positive", "collect", player="Ann", amount=-5)
     table.fails("pay_self", "pay", player="Ann", amount=5, to="Ann")
-    table.fails("unknown_player", "pay", player="Ann", amount=5, to="Zed")
+    table.fails("unknown_payee", "pay", player="Ann", amount=5, to="Zed")
     table.fails("unknown_player", "salary", player="Zed")
 
 

@@ -83,7 +83,8 @@ def test_rent_refused_on_own_and_unowned_property(table: Table) -> None:
     table.give("Ann", "boardwalk")
     table.fails("rent_own", "rent", player="Ann", property="boardwalk")
     table.fails("rent_unowned", "rent", player="Ann", property="park_place")
-    table.fails("unknown_property", "rent", player="Ann", property="park_lane")
+    table.fails("unknown_property_suggest", "rent", player="Ann", property="park_lane")
+    table.fails("unknown_property", "rent", player="Ann", property="nowhere")
 
 
 def test_double_rent_with_a_mortgaged_member_depends_on_the_edition() -> None:
