@@ -75,7 +75,6 @@ def create_app(session: Session, table: TablePort | None = None, config: dict[st
         LANGUAGE="en",
         BASE_URL=None,
         KEEPALIVE=KEEPALIVE_SECONDS,
-        JSON_SORT_KEYS=False,
     )
     for key, value in config.items():
         if key != "DATA_DIR" or value:

@@ -82,7 +82,6 @@ def me() -> Response:
 @api.post("/join")
 def join() -> Response:
     data = read_json()
-    svc = services()
     views.check_join(data.get("code"))
     player = data.get("player")
     language = data.get("lang", lang())
@@ -90,7 +89,6 @@ def join() -> Response:
         raise BadInput("bad_field", action="join", field="lang", value=json.dumps(language), expected="en, ru or bg")
     views.join_as(player if isinstance(player, str) or player is None else "", language)
     who = joined()
-    del svc
     return jsonify({"ok": True, "role": who.role, "player": who.player, "lang": who.lang})
 
 

@@ -29,7 +29,7 @@ from banker.scores import final_scores
 from banker.state import GameState
 from banker.text import describe_event
 from webui.auth import PIN_SETTING, NotAllowed, Phone, check_pin, phone_id
-from webui.core import error_body, error_status, log_lines, services
+from webui.core import error_body, error_status, lang, log_lines, services
 from webui.join import join_code, normalize_code
 
 GROUP_COLOURS = {
@@ -91,8 +91,7 @@ def join_as(player: str | None, language: str) -> None:
 
 def try_pin(pin: str) -> tuple[int, str]:
     svc = services()
-    lang = session.get("lang") if isinstance(session.get("lang"), str) else svc.default_lang
-    language = lang if isinstance(lang, str) else "en"
+    language = lang()
     who = "pin:" + client_address()
     wait = svc.limiter.wait(who)
     if wait:

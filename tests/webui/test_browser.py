@@ -223,23 +223,32 @@ def served_real(tmp_path: Path) -> Iterator[Table]:
 
 
 def test_the_real_table_loop_plays_rent_with_two_taps_and_ok(browser: Any, served_real: Table) -> None:  # noqa: F811
+    import time
+
     do(served_real.session, action="buy", player="Ann", property="boardwalk")
+    loop: Any = served_real.fake
     page = join(browser, served_real, None)
     page.goto(served_real.server.url + "/table")
     page.wait_for_function("document.documentElement.dataset.stream === 'on'")
 
-    def frame_after(src: str | None) -> str:
+    def screen_shows(text: str) -> str:
+        """Wait until the table's screen shows ``text`` and the page's mirror has that frame."""
+        deadline = time.monotonic() + 5
+        while loop.view is None or text not in f"{loop.view.title} {' '.join(loop.view.lines)}":
+            assert time.monotonic() < deadline, f"the table never showed {text!r}: {loop.view}"
+            time.sleep(0.05)
+        number = loop.frame_number
         page.wait_for_function(
-            f"document.querySelector('[data-testid=oled]').getAttribute('src') !== '{src}'", timeout=2000)
-        return str(page.get_attribute("[data-testid=oled]", "src"))
+            "parseInt(document.querySelector('[data-testid=oled]').getAttribute('src').split('n=')[1]) >= "
+            f"{number}", timeout=5000)  # the table may have drawn more frames since (scrolling text)
+        return str(number)
 
-    src = page.get_attribute("[data-testid=oled]", "src")
     page.click("button[data-meaning='player:2']")
-    src = frame_after(src)
+    screen_shows("Bob")
     page.click("button[data-meaning='deed:39']")
-    src = frame_after(src)
-    page.wait_for_timeout(800)  # the table ignores an OK in the first 0.6 s of an offer
+    screen_shows("Boardwalk")
+    page.wait_for_timeout(1000)  # the table ignores an OK in the first 0.6 s of an offer
     page.click("[data-testid=button-ok]")
-    frame_after(src)
+    screen_shows("Bob pays Ann $50 (rent).")
     state = served_real.session.state
     assert state is not None and state.players[state.seat("Bob")].cash == 1450

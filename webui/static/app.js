@@ -8,6 +8,7 @@
   var deferred = false;
   var heldFor = 0;
   var downAt = 0;
+  var newestFrame = 0;
 
   function main() { return document.getElementById("main"); }
   function csrf() {
@@ -44,7 +45,17 @@
       }
     }
     old.replaceWith(fresh);
-    document.dispatchEvent(new CustomEvent("banker:swapped"));
+    showFrame();  // the new page may have been drawn before the table's newest frame
+  }
+
+  // The simulated table's screen: never go back to an older frame than one already announced.
+  function showFrame() {
+    var img = document.getElementById("oled");
+    if (!img) { return; }
+    var shown = parseInt((img.getAttribute("src").split("n=")[1] || "0"), 10);
+    if (newestFrame > shown) {
+      img.src = img.getAttribute("src").replace(/\?.*$/, "") + "?n=" + newestFrame;
+    }
   }
 
   function refresh() {
@@ -127,8 +138,8 @@
       fetch("/api/me", { credentials: "same-origin" }).then(refresh);
     });
     stream.addEventListener("frame", function (ev) {
-      var img = document.getElementById("oled");
-      if (img) { img.src = img.src.replace(/\?.*$/, "") + "?n=" + encodeURIComponent(ev.data); }
+      newestFrame = Math.max(newestFrame, parseInt(ev.data, 10) || 0);
+      showFrame();
     });
     document.documentElement.dataset.stream = "on";
   }
