@@ -1,4 +1,4 @@
-"""The state as JSON: the contract of DESIGN.md (``banker replay --json``, the web API)."""
+"""The state as JSON: as docs/state.md describes it (``banker replay --json``, the web API)."""
 
 from __future__ import annotations
 

@@ -28,7 +28,7 @@ class Rules:
     jail_fine: int = 50
     """§5.4: the fine to leave jail."""
     jail_double_fine: int = 0
-    """§5.4 house rule (seed 002): a fee for leaving jail on a double; 0 means free."""
+    """§5.4 house rule: a fee for leaving jail on a double; 0 means free."""
     free_parking_pot: bool = False
     """§5.5 house rule: taxes, fines and card payments go to a pot that Free Parking collects."""
     double_rent_with_mortgage: bool = True

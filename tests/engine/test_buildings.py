@@ -1,4 +1,4 @@
-"""Houses and hotels (RULES.md §6)."""
+"""Houses and hotels (§6)."""
 
 from __future__ import annotations
 

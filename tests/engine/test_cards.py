@@ -1,4 +1,4 @@
-"""Chance and Community Chest (RULES.md §5.2): every card's money effect."""
+"""Chance and Community Chest (§5.2): every card's money effect."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Salary, free money, payments, taxes, Free Parking and jail (RULES.md §2, §5)."""
+"""Salary, free money, payments, taxes, Free Parking and jail (§2, §5)."""
 
 from __future__ import annotations
 

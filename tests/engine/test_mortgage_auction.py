@@ -1,4 +1,4 @@
-"""Mortgages with 10 % interest (RULES.md §7), buying and auctions (§3), building shortage (§6.6)."""
+"""Mortgages with 10 % interest (§7), buying and auctions (§3), building shortage (§6.6)."""
 
 from __future__ import annotations
 

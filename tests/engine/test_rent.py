@@ -1,4 +1,4 @@
-"""Rent (RULES.md §4) with the printed numbers of the US board."""
+"""Rent (§4) with the printed numbers of the US board."""
 
 from __future__ import annotations
 
