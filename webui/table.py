@@ -33,13 +33,18 @@ def simulated() -> TablePort:
 LOOPBACK = ("127.0.0.1", "::1")
 
 
+def local_visitor() -> None:
+    """The simulated table on the computer it runs on: the address ``banker run`` prints works at
+    once, as a watcher (other phones join with the code as usual)."""
+    if phone() is None and request.remote_addr in LOOPBACK:
+        session["code_ok"] = True
+        join_as(None, services().default_lang)
+
+
 @table_pages.get("/table")
 def page() -> str:
     table = simulated()
-    if phone() is None and request.remote_addr in LOOPBACK:
-        # The simulated table on the laptop it runs on: the address banker run prints works at once.
-        session["code_ok"] = True
-        join_as(None, services().default_lang)
+    local_visitor()
     need_phone()
     cards = sorted(table.cards(), key=lambda c: KINDS.index(c.kind) if c.kind in KINDS else len(KINDS))
     groups = [(kind, list(items)) for kind, items in groupby(cards, key=lambda c: c.kind)]
@@ -48,8 +53,9 @@ def page() -> str:
 
 @table_pages.get("/table/frame.png")
 def frame() -> Response:
-    need_phone()
     table = simulated()
+    local_visitor()
+    need_phone()
     response = Response(table.frame_png(SCALE), mimetype="image/png")
     response.headers["Cache-Control"] = "no-store"
     return response

@@ -292,3 +292,10 @@ def test_the_simulated_table_opens_at_once_on_the_same_computer(app: Any) -> Non
     other = app.test_client()
     response = other.get("/table", environ_base={"REMOTE_ADDR": "192.168.1.30"})
     assert response.status_code in (302, 303) and response.headers["Location"].endswith("/join")
+
+
+def test_the_simulated_tables_screen_opens_at_once_on_the_same_computer(app: Any) -> None:
+    response = app.test_client().get("/table/frame.png")
+    assert response.status_code == 200 and response.mimetype == "image/png"
+    other = app.test_client().get("/table/frame.png", environ_base={"REMOTE_ADDR": "192.168.1.30"})
+    assert other.status_code in (302, 303)
