@@ -177,7 +177,6 @@ EN: dict[str, str] = {
 "player_name_too_long": "A player name has at most {limit} characters; this one has {length}.",
 "bad_player_name": "The player name {player!r} has spaces at its ends: remove them.",
 "not_an_object": "Each line must be a JSON object, not {got}.",
-"event_bankruptcy_cash": "{player}'s cash of {amount} goes to {to}.",
 "end_game_auction": "The auction of {what} is still open: close it (auction_close) before ending the game.",
 "duplicate_player": "Every player needs a different name: {player} and {other} are the same (capitals do not count).",
 "script_line": "line {line}: {message}",
@@ -191,6 +190,7 @@ EN: dict[str, str] = {
 "unknown_payee": "There is no player {to!r}: pay a player ({players}), \"bank\" (the bank) or \"pot\" (the Free Parking pot), in lower case.",
 "mortgage_own_buildings": "{property} has buildings: sell every building of its group first, then mortgage it.",
 "trade_own_buildings": "{property} has buildings: sell every building of its group first, then trade it.",
+"event_bankruptcy_cash": "{player}'s cash of {amount} goes to {to}.",
 }
 
 EN_LABELS: dict[str, str] = {
@@ -240,6 +240,15 @@ EN_LABELS: dict[str, str] = {
     "a positive amount": "a positive amount",
     "not negative": "not negative",
     "an object with cash, properties and jail_cards": "an object like {\"cash\": 100, \"properties\": [], \"jail_cards\": 0}",
+    "Expecting value": "a value is expected",
+    "Expecting property name enclosed in double quotes": "a field name in double quotes is expected",
+    "Expecting ',' delimiter": "a comma is expected",
+    "Expecting ':' delimiter": "a colon is expected",
+    "Extra data": "something follows the object",
+    "Unterminated string starting at": "a text is not closed",
+    "Invalid control character at": "a control character inside a text",
+    "Invalid \\escape": "an invalid \\ escape",
+    "Invalid \\uXXXX escape": "an invalid \\uXXXX escape",
 }
 
 TABLES: dict[str, dict[str, str]] = {"en": EN, "ru": RU, "bg": BG}
@@ -287,7 +296,7 @@ def render(key: str, params: dict[str, Any], language: str) -> str:
 
 
 ACCOUNT_KEYS = frozenset({"owner", "creditor", "to"})
-WORD_KEYS = frozenset({"building", "what", "got", "expected"})
+WORD_KEYS = frozenset({"building", "what", "got", "expected", "problem"})
 
 
 def _localize(key: str, value: Any, language: str) -> Any:

@@ -233,7 +233,6 @@ BG: dict[str, str] = {
     "player_name_too_long": "Името на играча е най-много {limit} знака, а това има {length}.",
     "bad_player_name": "Името на играча {player!r} има интервали в началото или в края: махнете ги.",
     "not_an_object": "Всеки ред трябва да е JSON обект, а не {got}.",
-    "event_bankruptcy_cash": "Парите на {player} ({amount}) отиват при {to}.",
     "end_game_auction": "Търгът ({what}) още е открит: закрийте го (auction_close), преди да приключите играта.",
     "duplicate_player": (
         "Всеки играч трябва да има различно име: {player} и {other} са едно и също (главните букви не се броят)."
@@ -259,6 +258,7 @@ BG: dict[str, str] = {
     "trade_own_buildings": (
         "На {property} има сгради: първо продайте всички сгради от групата му, после го разменяйте."
     ),
+    "event_bankruptcy_cash": "Парите на {player} ({amount}) отиват при {to}.",
 }
 
 BG_LABELS: dict[str, str] = {
@@ -308,4 +308,13 @@ BG_LABELS: dict[str, str] = {
     "a positive amount": "положителна сума",
     "not negative": "не по-малко от нула",
     "an object with cash, properties and jail_cards": "обект като {\"cash\": 100, \"properties\": [], \"jail_cards\": 0}",
+    "Expecting value": "очаква се стойност",
+    "Expecting property name enclosed in double quotes": "очаква се име на поле в двойни кавички",
+    "Expecting ',' delimiter": "очаква се запетая",
+    "Expecting ':' delimiter": "очаква се двоеточие",
+    "Extra data": "след обекта има още нещо",
+    "Unterminated string starting at": "текстът не е затворен",
+    "Invalid control character at": "управляващ знак в текст",
+    "Invalid \\escape": "невалидна последователност с \\",
+    "Invalid \\uXXXX escape": "невалидна последователност \\uXXXX",
 }

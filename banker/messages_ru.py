@@ -236,7 +236,6 @@ RU: dict[str, str] = {
     "player_name_too_long": "В имени игрока не больше {limit} символов, а здесь {length}.",
     "bad_player_name": "Имя игрока {player!r} начинается или заканчивается пробелом: уберите его.",
     "not_an_object": "Каждая строка должна быть JSON-объектом, а не {got}.",
-    "event_bankruptcy_cash": "Деньги игрока {player} ({amount}) получает {to}.",
     "end_game_auction": "Аукцион ({what}) ещё идёт: закройте его (auction_close), прежде чем заканчивать игру.",
     "duplicate_player": (
         "У каждого игрока должно быть своё имя: {player} и {other} — одно и то же (заглавные буквы не в счёт)."
@@ -262,6 +261,7 @@ RU: dict[str, str] = {
     "trade_own_buildings": (
         "На участке {property} есть здания: сначала продайте все здания его группы, потом меняйте."
     ),
+    "event_bankruptcy_cash": "Деньги игрока {player} ({amount}) достаются: {to}.",
 }
 
 RU_LABELS: dict[str, str] = {
@@ -311,4 +311,13 @@ RU_LABELS: dict[str, str] = {
     "a positive amount": "положительная сумма",
     "not negative": "не меньше нуля",
     "an object with cash, properties and jail_cards": "объект вида {\"cash\": 100, \"properties\": [], \"jail_cards\": 0}",
+    "Expecting value": "ожидается значение",
+    "Expecting property name enclosed in double quotes": "ожидается имя поля в двойных кавычках",
+    "Expecting ',' delimiter": "ожидается запятая",
+    "Expecting ':' delimiter": "ожидается двоеточие",
+    "Extra data": "после объекта есть лишнее",
+    "Unterminated string starting at": "текст не закрыт кавычкой",
+    "Invalid control character at": "управляющий символ внутри текста",
+    "Invalid \\escape": "неверная последовательность с \\",
+    "Invalid \\uXXXX escape": "неверная последовательность \\uXXXX",
 }
