@@ -173,6 +173,12 @@ class TableLoop:
         return dict(self.table.hub.faults)
 
     def _watch_readers(self) -> None:
+        keep_alive = getattr(self.table.display, "keep_alive", None)
+        if keep_alive is not None:
+            try:
+                keep_alive()  # the OLED's init sequence again now and then: a browned-out panel comes back
+            except HardwareError as error:
+                log.warning("the display: %s", error)
         faults = self.reader_faults()
         new = sorted(set(faults) - self._known_faults)
         self._known_faults = set(faults)

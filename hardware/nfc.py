@@ -284,6 +284,17 @@ def import_mfrc522(device: str = "NFC reader", bus: str = "SPI") -> types.Module
         else:
             fix = "pip install --no-deps mfrc522==0.0.7 (after RPi.GPIO or rpi-lgpio, and spidev)"
         raise NfcReaderError(device, bus, f"Python module {missing!r} is not installed", fix) from error
+    except OSError as error:
+        if ".lgd-nfy" not in str(error):
+            raise
+        # rpi-lgpio imports lgpio, which creates its notification pipe in the current directory.
+        raise NfcReaderError(
+            device,
+            bus,
+            f"lgpio cannot create its notification pipe in the current directory ({error})",
+            "run the table from a directory its user may write to: WorkingDirectory= in the systemd unit, or "
+            "set LG_WD to such a directory; this is not a gpio group problem",
+        ) from error
     except RuntimeError as error:
         # RPi.GPIO: "This module can only be run on a Raspberry Pi!"
         raise NfcReaderError(

@@ -164,6 +164,7 @@ class Oled:
         self._initialised_at = clock()
         self._failed = False
         self._contrast = contrast
+        self._last_image: Image.Image | None = None
         self.frames = 0
         """Frames handed to the device since it was opened."""
         self.last_view: ScreenView | None = None
@@ -208,10 +209,25 @@ class Oled:
             if self._failed:
                 log.warning("%s on %s answers again", self.name, self.where)
             self._failed = False
+            self._last_image = image
             self.frames += 1
             listeners = list(self._listeners)
         for listener in listeners:
             listener(image)
+
+    def keep_alive(self) -> None:
+        """Send the init sequence again and redraw the last frame if ``refresh_s`` has passed, so a
+        panel that browned out while the screen did not change comes back (the table calls this
+        on its clock tick).
+
+        Raises:
+            DisplayError: the display stopped answering.
+        """
+        with self._lock:
+            image = self._last_image
+            due = self.refresh_s is not None and self._clock() - self._initialised_at >= self.refresh_s
+        if image is not None and due and not self.closed:
+            self.show_image(image)
 
     def _reinitialise(self) -> None:
         if self._reopen is None:

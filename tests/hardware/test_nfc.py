@@ -310,3 +310,28 @@ def test_a_third_reader_on_spi1_is_told_about_spi1_3cs(readers: Readers) -> None
         Mfrc522Reader(bus=1, device=2)
     assert "dtoverlay=spi1-3cs" in raised.value.fix
     assert "GPIO16" in raised.value.fix
+
+
+class _LgpioInUnwritableDirectory(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """Makes ``import RPi.GPIO`` fail as rpi-lgpio does when lgpio cannot create its pipe."""
+
+    def find_spec(self, name: str, path: object, target: object = None) -> importlib.machinery.ModuleSpec | None:
+        return importlib.util.spec_from_loader(name, self) if name == "RPi.GPIO" else None
+
+    def create_module(self, spec: importlib.machinery.ModuleSpec) -> None:
+        return None
+
+    def exec_module(self, module: types.ModuleType) -> None:
+        raise FileNotFoundError(errno.ENOENT, "No such file or directory", ".lgd-nfy-3")
+
+
+def test_lgpio_unable_to_create_its_pipe_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in [name for name in sys.modules if name.split(".")[0] in ("mfrc522", "RPi")]:
+        monkeypatch.delitem(sys.modules, name)
+    package = types.ModuleType("RPi")
+    package.__path__ = []
+    monkeypatch.setitem(sys.modules, "RPi", package)
+    monkeypatch.setattr(sys, "meta_path", [_LgpioInUnwritableDirectory(), *sys.meta_path])
+    with pytest.raises(NfcReaderError, match="notification pipe") as raised:
+        Mfrc522Reader()
+    assert "WorkingDirectory=" in raised.value.fix

@@ -224,3 +224,18 @@ def test_close_does_not_raise_when_the_display_is_gone() -> None:
     oled.device.cleanup = gone
     oled.close(clear=False)
     assert oled.closed
+
+
+def test_keep_alive_brings_back_a_panel_that_browned_out_while_the_screen_did_not_change() -> None:
+    panel = OledPanel("ssd1306")
+    bus = FakeI2cBus({0x3C: panel})
+    now = [0.0]
+    oled = Oled(device=open_luma_device(chip="ssd1306", bus=bus), clock=lambda: now[0])
+    oled.show(PAYMENT)
+    panel.power_cycle()
+    oled.keep_alive()
+    assert not panel.display_on  # not due yet
+    now[0] += oled.refresh_s or 0
+    oled.keep_alive()
+    assert panel.display_on and same(panel.image(), render_view(PAYMENT))
+    oled.close()
