@@ -191,6 +191,7 @@ EN: dict[str, str] = {
 "mortgage_own_buildings": "{property} has buildings: sell every building of its group first, then mortgage it.",
 "trade_own_buildings": "{property} has buildings: sell every building of its group first, then trade it.",
 "event_bankruptcy_cash": "{player}'s cash of {amount} goes to {to}.",
+"end_game_debts": "{player} still owes money: pay the debt (pay_debt) or declare bankruptcy before the game ends.",
 }
 
 EN_LABELS: dict[str, str] = {

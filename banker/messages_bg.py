@@ -259,6 +259,7 @@ BG: dict[str, str] = {
         "На {property} има сгради: първо продайте всички сгради от групата му, после го разменяйте."
     ),
     "event_bankruptcy_cash": "Парите на {player} ({amount}) отиват при {to}.",
+    "end_game_debts": "{player} още дължи: платете дълга (pay_debt) или обявете фалит, преди играта да приключи.",
 }
 
 BG_LABELS: dict[str, str] = {

@@ -245,6 +245,12 @@ def finish(w: Work) -> None:
 
 
 def end_game(w: Work, _a: EndGame) -> None:
+    # The game ends settled: every debt paid (or its debtor bankrupt) and every decision made.
+    if w.debts:
+        raise IllegalAction("end_game_debts", player=w.name(w.debts[0].debtor))
+    if w.decisions:
+        d = w.decisions[0]
+        raise IllegalAction("decision_pending", player=w.name(d.player), property=w.edition.properties[d.property].name)
     finish(w)
 
 

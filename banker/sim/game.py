@@ -123,6 +123,8 @@ class Game:
                 self.act(EndTurn())
         ended_by = "last_standing"
         if not self.state.ended:
+            self.settle()  # the game ends settled: no debt, decision or auction left
+        if not self.state.ended:
             self.act(EndGame())
             ended_by = "turn_limit"
         elif self.state.rules.ends_at_bankruptcies and len(self.state.active_seats()) > 1:

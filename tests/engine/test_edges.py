@@ -257,3 +257,15 @@ def test_wrong_rent_card_on_a_mortgaged_deed_is_refused(table: Table) -> None:
 def test_parse_action_rejects_arbitrary_nesting_not_the_engine() -> None:
     with pytest.raises(BankerError):
         parse_action('{"action": "end_turn", "x": ' + "[" * 50 + "]" * 50 + "}")
+
+
+def test_end_game_waits_for_debts_and_decisions(table: Table) -> None:
+    table.give("Ann", "park_place")
+    table.do("mortgage", player="Ann", property="park_place")
+    table.do("trade", **{"from": "Ann", "to": "Bob", "give": {"properties": ["park_place"]}})
+    table.fails("decision_pending", "end_game")
+    table.do("keep_mortgaged", player="Bob", property="park_place")
+    table.do("pay", player="Ann", amount=5000, to="bank")
+    table.fails("end_game_debts", "end_game")
+    table.do("bankrupt", player="Ann")
+    assert table.json()["ended"]
