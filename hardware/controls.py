@@ -152,7 +152,8 @@ def make_pin_factory(name: str | None) -> Any:
             f"{name} pin factory",
             where,
             f"its library is not installed ({error})",
-            "sudo apt install python3-lgpio (or pip install lgpio) and use the lgpio factory",
+            "sudo apt install python3-lgpio, in a venv made with --system-site-packages so that it sees it "
+            "(sudo ./firmware/install.sh does both); off a Pi, use the simulated table",
         ) from error
     except Exception as error:  # lgpio.error, RuntimeError: the GPIO chip cannot be opened
         if ".lgd-nfy" in str(error):

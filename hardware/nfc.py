@@ -276,13 +276,13 @@ def import_mfrc522(device: str = "NFC reader", bus: str = "SPI") -> types.Module
         missing = error.name or "?"
         if missing.startswith("RPi"):
             fix = (
-                "install RPi.GPIO: pip install RPi.GPIO==0.7.1 on a Raspberry Pi 1-4; on a Raspberry Pi 5 "
-                "pip install rpi-lgpio instead (it provides RPi.GPIO), then pip install --no-deps mfrc522==0.0.7"
+                "run sudo ./firmware/install.sh, or in the venv: pip install rpi-lgpio==0.6 (it provides RPi.GPIO "
+                "on every Raspberry Pi, the Pi 5 included), then pip install --no-deps mfrc522==0.0.7"
             )
         elif missing == "spidev":
-            fix = "pip install spidev==3.8"
+            fix = "pip install spidev==3.8 (it builds with python3-dev and build-essential from apt)"
         else:
-            fix = "pip install --no-deps mfrc522==0.0.7 (after RPi.GPIO or rpi-lgpio, and spidev)"
+            fix = "pip install --no-deps mfrc522==0.0.7 (after rpi-lgpio and spidev)"
         raise NfcReaderError(device, bus, f"Python module {missing!r} is not installed", fix) from error
     except OSError as error:
         if ".lgd-nfy" not in str(error):
