@@ -119,6 +119,9 @@ class TableLoop:
         self.clock = clock
         self.join_code = join_code
         self.join_url = join_url
+        self.wifi_join = ""
+        """``WIFI:T:WPA;S:…;P:…;;`` while the table is its own Wi-Fi hotspot (set by ``banker run``):
+        the text of a QR code that joins the phones to that Wi-Fi, to show before the join QR code."""
         self.grammar = g.GrammarState(last_input=clock())
         self.inbox: queue.Queue[Any] = queue.Queue()
         self.view: ScreenView | None = None

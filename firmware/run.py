@@ -11,10 +11,12 @@ from __future__ import annotations
 import argparse
 import contextlib
 import logging
+import os
 import signal
 import subprocess
 import sys
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from types import FrameType
 from typing import Any
@@ -59,6 +61,34 @@ def local_address() -> str:
         if "." in address and not address.startswith("127."):
             return address
     return "127.0.0.1"
+
+
+HOTSPOT_CONNECTION = "table-hotspot"
+"""The NetworkManager connection firmware/install.sh --hotspot creates."""
+
+
+def _wifi_escape(text: str) -> str:
+    return "".join("\\" + char if char in '\\;,:"' else char for char in text)
+
+
+def wifi_join_text(environ: dict[str, str] | None = None, active: Callable[[], bool] | None = None) -> str:
+    """``WIFI:T:WPA;S:<name>;P:<password>;;`` (the Wi-Fi QR code phones join by) while the table's
+    own hotspot is up, else ``""``. The name and password come from the unit's EnvironmentFile
+    (/etc/table-banker/hotspot.env: HOTSPOT_SSID, HOTSPOT_PASSWORD)."""
+    environ = dict(os.environ) if environ is None else environ
+    ssid, password = environ.get("HOTSPOT_SSID", ""), environ.get("HOTSPOT_PASSWORD", "")
+    if not ssid or not (active or _hotspot_active)():
+        return ""
+    return f"WIFI:T:WPA;S:{_wifi_escape(ssid)};P:{_wifi_escape(password)};;"
+
+
+def _hotspot_active() -> bool:
+    try:
+        out = subprocess.run(["nmcli", "-t", "-f", "NAME", "connection", "show", "--active"],
+                             capture_output=True, text=True, timeout=5, check=False).stdout
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return HOTSPOT_CONNECTION in out.splitlines()
 
 
 def settings(args: argparse.Namespace) -> Config:
@@ -123,6 +153,7 @@ def serve(config: Config, table: Table, stop: threading.Event, mode: str) -> int
         base = f"http://{host_for_phones}:{server.port}"
         app.config["BASE_URL"] = base
         loop.join_code, loop.join_url = code, join_url(base, code)
+        loop.wifi_join = "" if mode == "simulated" else wifi_join_text()
         if mode == "simulated":
             print(f"Simulated table: open {base}/table", flush=True)
         print(f"Phones: {loop.join_url} (code {code})", flush=True)

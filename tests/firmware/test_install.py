@@ -156,3 +156,17 @@ def test_another_prefix_and_user_reach_the_unit(tmp_path: Path) -> None:
     unit = (root / "etc/systemd/system/table-banker.service").read_text()
     assert "ExecStart=/srv/banker/venv/bin/banker run" in unit
     assert "User=table" in unit and "Group=table" in unit
+
+
+def test_the_wifi_qr_text_while_the_hotspot_is_up() -> None:
+    from firmware.run import wifi_join_text
+
+    environ = {"HOTSPOT_SSID": "Banker; 1", "HOTSPOT_PASSWORD": 'pa:ss"word'}
+    assert wifi_join_text(environ, active=lambda: True) == 'WIFI:T:WPA;S:Banker\\; 1;P:pa\\:ss\\"word;;'
+    assert wifi_join_text(environ, active=lambda: False) == ""
+    assert wifi_join_text({}, active=lambda: True) == ""
+
+
+def test_the_unit_reads_the_hotspot_settings_the_script_writes() -> None:
+    assert "EnvironmentFile=-/etc/table-banker/hotspot.env" in UNIT.read_text()
+    assert "HOTSPOT_SSID=$HOTSPOT_SSID" in SCRIPT.read_text()
