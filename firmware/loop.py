@@ -173,7 +173,7 @@ class TableLoop:
     def reader_faults(self) -> dict[int, HardwareError]:
         """The readers failing now, by index (empty while all answer); each error names the bus and
         the fix. The hub keeps polling the others, and a failing reader is tried again by itself."""
-        return dict(self.table.hub.faults)
+        return {health.reader: health.fault for health in self.table.hub.health() if health.fault is not None}
 
     def _watch_readers(self) -> None:
         keep_alive = getattr(self.table.display, "keep_alive", None)

@@ -17,7 +17,7 @@ from hardware.display import ScreenView, render_view
 from hardware.errors import ControlsError, DisplayError, HardwareError, NfcReaderError
 from hardware.factory import DisplayConfig, ReaderConfig, Table, TableConfig, open_table
 from hardware.protocols import BUTTONS, ButtonName, ControlEvent, Controls, Display, TagReader
-from hardware.taps import TagReaderHub, Tap
+from hardware.taps import ReaderHealth, Removal, TagReaderHub, Tap
 
 __all__ = [
     "BUTTONS",
@@ -31,6 +31,8 @@ __all__ = [
     "HardwareError",
     "NfcReaderError",
     "ReaderConfig",
+    "ReaderHealth",
+    "Removal",
     "ScreenView",
     "Table",
     "TableConfig",

@@ -523,7 +523,9 @@ class Mfrc522Reader:
 
     def _recover(self, problem: str) -> None:
         log.warning("%s on %s: %s; re-initialising it", self.name, self.bus_name, problem)
-        self.reset()
+        # Once the reader counts as faulty, its retries use a soft reset: a pulse on a shared RST
+        # pin every few seconds would reset the readers that work, too.
+        self.reset(hard=self.fault is None)
         self._chip.no_irq = False
         after = self.health_problem()
         if after is None:
@@ -542,15 +544,15 @@ class Mfrc522Reader:
             self._retry_at = self._clock.monotonic() + RETRY_FAULTY_S
             raise self.fault
 
-    def reset(self) -> None:
-        """Reset the chip and initialise it again: a pulse on RST if this reader drives it (every
-        reader on the same RST pin is then initialised again before its next poll), else a soft
-        reset.
+    def reset(self, *, hard: bool = True) -> None:
+        """Reset the chip and initialise it again: with ``hard``, a pulse on RST if this reader
+        drives it (every reader on the same RST pin is then initialised again before its next
+        poll); always the soft reset of the init sequence.
 
         Raises:
             OSError: the SPI transfer failed.
         """
-        if self._gpio is not None and self._rst_pin is not None:
+        if hard and self._gpio is not None and self._rst_pin is not None:
             self._gpio.output(self._rst_pin, 0)
             self._clock.sleep(_RESET_PULSE_S)
             self._gpio.output(self._rst_pin, 1)

@@ -335,3 +335,20 @@ def test_lgpio_unable_to_create_its_pipe_is_named(monkeypatch: pytest.MonkeyPatc
     with pytest.raises(NfcReaderError, match="notification pipe") as raised:
         Mfrc522Reader()
     assert "WorkingDirectory=" in raised.value.fix
+
+
+def test_retries_of_a_faulty_reader_do_not_pulse_the_shared_reset_pin(readers: Readers) -> None:
+    with Mfrc522Reader(device=0) as reader, Mfrc522Reader(device=1) as other:
+        readers.ce0.miso_stuck = 0x00
+        for _ in range(2):
+            reader.poll()
+        with pytest.raises(NfcReaderError):
+            reader.poll()
+        resets = readers.ce1.resets
+        readers.ce1.place(EmulatedCard.ntag(NTAG))
+        for _ in range(3):
+            readers.spi.clock.sleep(2.1)
+            with pytest.raises(NfcReaderError):
+                reader.poll()
+            assert other.poll() == NTAG
+        assert readers.ce1.resets == resets  # the working reader was left alone
