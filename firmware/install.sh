@@ -245,4 +245,4 @@ if [ "$SERVICE" = 1 ]; then
     fi
 fi
 
-say "done. Next: sudo reboot if asked above, then $VENV/bin/banker check --config $CONFIG"
+say "done. Next: sudo reboot if asked above, then the bring-up checklist (hardware/README.md): banker check"

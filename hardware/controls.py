@@ -283,6 +283,16 @@ class GpioControls:
             else:
                 fix = f"check that GPIO{pin} exists on this board and the user is in the gpio group"
             raise ControlsError(role, f"GPIO{pin}", f"gpiozero: {kind}: {error}", fix) from error
+        except Exception as error:  # lgpio.error: 'GPIO busy' when another process holds the line
+            if "busy" not in str(error).lower():
+                raise
+            raise ControlsError(
+                role,
+                f"GPIO{pin}",
+                f"the pin is busy ({error})",
+                "another program holds it: stop the table first (sudo systemctl stop table-banker), then run this "
+                "again",
+            ) from error
         self._devices.append(device)
         return device
 

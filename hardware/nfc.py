@@ -436,11 +436,16 @@ class Mfrc522Reader:
                 )
             gpio.setup(rst_pin, gpio.OUT)
             gpio.output(rst_pin, 1)
-        except RuntimeError as error:
-            if isinstance(error, NfcReaderError):
-                raise
+        except NfcReaderError:
+            raise
+        except Exception as error:  # RuntimeError from RPi.GPIO, lgpio.error from rpi-lgpio
             text = str(error)
-            if "peripheral base address" in text:
+            if "busy" in text.lower():
+                fix = (
+                    f"another program holds GPIO{rst_pin}: stop the table first (sudo systemctl stop table-banker), "
+                    "then run this again"
+                )
+            elif "peripheral base address" in text:
                 fix = "this is a Raspberry Pi 5: pip uninstall RPi.GPIO; pip install rpi-lgpio"
             elif "/dev/mem" in text or "/dev/gpiomem" in text or "ermission" in text:
                 fix = "add the user to the gpio group (sudo usermod -aG gpio $USER, then log in again)"

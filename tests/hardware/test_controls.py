@@ -257,3 +257,17 @@ def test_lgpio_in_a_directory_it_cannot_write_is_named_not_blamed_on_the_gpio_gr
     assert "notification pipe" in raised.value.problem
     assert "WorkingDirectory=" in raised.value.fix and "LG_WD" in raised.value.fix
     assert "usermod" not in raised.value.fix
+
+
+def test_a_pin_held_by_another_program_says_to_stop_the_table(pin_factory: MockFactory) -> None:
+    class LgpioError(Exception):
+        pass
+
+    def busy(*args: Any, **kwargs: Any) -> Any:
+        raise LgpioError("'GPIO busy'")
+
+    controls = GpioControls.__new__(GpioControls)
+    controls._devices = []
+    with pytest.raises(ControlsError, match="systemctl stop table-banker") as raised:
+        controls._claim("ok button", 5, busy)
+    assert raised.value.bus == "GPIO5"

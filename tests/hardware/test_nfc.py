@@ -352,3 +352,16 @@ def test_retries_of_a_faulty_reader_do_not_pulse_the_shared_reset_pin(readers: R
                 reader.poll()
             assert other.poll() == NTAG
         assert readers.ce1.resets == resets  # the working reader was left alone
+
+
+def test_a_reset_pin_held_by_the_running_table_says_to_stop_it() -> None:
+    spi = FakeSpiBus()
+    spi.attach(0, 0, Mfrc522Chip())
+
+    class LgpioError(Exception):
+        pass
+
+    gpio = FakeGpio(setup_error=LgpioError("'GPIO busy'"))
+    with emulated_pi(spi, gpio), pytest.raises(NfcReaderError, match="systemctl stop table-banker"):
+        Mfrc522Reader()
+    assert spi.open_devices == []
