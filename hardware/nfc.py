@@ -7,7 +7,13 @@ init sequence and ``MFRC522_Request`` are used as they are; these faults are wor
 - **Empty polls spin for about a second.** ``MFRC522_ToCard`` waits with
   ``if ~((i != 0) and ~(n & 0x01) and ~(n & waitIRq))``, where ``~`` is bitwise, so the timer
   interrupt is ignored and an empty field costs 2000 register reads. The subclass made by
-  :func:`fixed_mfrc522_class` waits for the timer as well.
+  :func:`fixed_mfrc522_class` waits for the timer as well, and sleeps between looks at the flags.
+- **A 15.5 ms timeout, set before the chip is ready.** ``MFRC522_Init`` writes the registers right
+  after the soft reset, while the oscillator may still be starting, and sets a 15.5 ms timer.
+  :func:`initialise` waits for CommandReg.PowerDown to clear and sets a 2 ms timer.
+- **A reset chip goes quiet.** After a brown-out the antenna is off and the timer unset: every poll
+  finds nothing and nothing raises. :meth:`Mfrc522Reader.poll` checks the chip's health on every
+  empty poll, re-initialises it, and reports the reader as faulty if that keeps failing.
 - **Wrong UIDs.** ``SimpleMFRC522.uid_to_num`` includes the BCC check byte, and only cascade
   level 1 is read, so a 7-byte NTAG/Ultralight UID comes back as ``88 U0 U1 U2 BCC``. This driver
   runs anticollision and SELECT at every cascade level the card asks for (SAK bit 0x04) and returns
