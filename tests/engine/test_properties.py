@@ -75,6 +75,11 @@ ACTIONS = st.one_of(
     st.sampled_from([{"action": "undo"}, {"action": "end_turn"}, {"action": "free_parking", "player": "Ann"}]),
     st.builds(lambda b: {"action": "building_auction", "building": b}, st.sampled_from(["house", "hotel"])),
     st.builds(lambda p, a, s: {"action": "bid", "player": p, "amount": a, "property": s}, player, AMOUNTS, street),
+    st.builds(lambda p, g, low: {"action": "sell_buildings", "player": p,
+                                 "levels": {s: max(0, low + i % 2) for i, s in enumerate(g)}},
+              player, st.sampled_from([("mediterranean", "baltic"), ("oriental", "vermont", "connecticut"),
+                                       ("park_place", "boardwalk")]), st.integers(0, 5)),
+    st.just({"action": "end_game"}),
 )
 
 RULES = st.fixed_dictionaries({}, optional={
