@@ -250,6 +250,7 @@ EN_LABELS: dict[str, str] = {
     "Invalid control character at": "a control character inside a text",
     "Invalid \\escape": "an invalid \\ escape",
     "Invalid \\uXXXX escape": "an invalid \\uXXXX escape",
+    "standard input": "standard input",
 }
 
 TABLES: dict[str, dict[str, str]] = {"en": EN, "ru": RU, "bg": BG}
@@ -297,7 +298,7 @@ def render(key: str, params: dict[str, Any], language: str) -> str:
 
 
 ACCOUNT_KEYS = frozenset({"owner", "creditor", "to"})
-WORD_KEYS = frozenset({"building", "what", "got", "expected", "problem"})
+WORD_KEYS = frozenset({"building", "what", "got", "expected", "problem", "file"})
 
 
 def _localize(key: str, value: Any, language: str) -> Any:

@@ -318,4 +318,5 @@ BG_LABELS: dict[str, str] = {
     "Invalid control character at": "управляващ знак в текст",
     "Invalid \\escape": "невалидна последователност с \\",
     "Invalid \\uXXXX escape": "невалидна последователност \\uXXXX",
+    "standard input": "стандартния вход",
 }

@@ -323,4 +323,5 @@ RU_LABELS: dict[str, str] = {
     "Invalid control character at": "управляющий символ внутри текста",
     "Invalid \\escape": "неверная последовательность с \\",
     "Invalid \\uXXXX escape": "неверная последовательность \\uXXXX",
+    "standard input": "стандартный ввод",
 }
