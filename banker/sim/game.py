@@ -29,6 +29,7 @@ from banker.actions import (
     Salary,
     SellAllBuildings,
     SellBuilding,
+    SellBuildings,
     StartAuction,
     Tax,
     Trade,
@@ -36,7 +37,7 @@ from banker.actions import (
     UseJailCard,
 )
 from banker.edition import BOARD_SIZE, Property, load_edition
-from banker.engine import apply
+from banker.engine import apply, is_legal
 from banker.errors import BankerError
 from banker.invariants import invariant_errors
 from banker.ledger import Event
@@ -332,9 +333,25 @@ class Game:
             try:
                 self.act(SellBuilding(name, target.id))
             except BankerError:
-                self.act(SellAllBuildings(name, target.id))
+                # A hotel that cannot come down one level in a house shortage: the whole group comes
+                # down as little as the bank's houses allow, or is sold outright.
+                self.act(self.break_down(seat, target) or SellAllBuildings(name, target.id))
             return True
         return False
+
+    def break_down(self, seat: int, prop: Property) -> SellBuildings | None:
+        """The smallest even break-down of ``prop``'s group that the bank's houses allow, if any."""
+        members = self.edition.groups[prop.group]
+        levels = {n: self.state.level(n) for n in members}
+        for top in range(max(levels.values()) - 1, 0, -1):
+            for extra in range(len(members), -1, -1):
+                wanted = {n: min(levels[n], top - 1 + (1 if i < extra else 0)) for i, n in enumerate(members)}
+                if max(wanted.values()) - min(wanted.values()) > 1 or wanted == levels:
+                    continue
+                action = SellBuildings(self.name(seat), {self.edition.properties[n].id: v for n, v in wanted.items()})
+                if is_legal(self.state, action):
+                    return action
+        return None
 
     def owns_group(self, seat: int, prop: Property) -> bool:
         return all(self.state.props[n].owner == seat for n in self.edition.groups[prop.group])
