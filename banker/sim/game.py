@@ -12,6 +12,7 @@ from banker.actions import (
     Bankrupt,
     Bid,
     Build,
+    BuildingAuction,
     Bundle,
     Buy,
     DrawCard,
@@ -382,6 +383,8 @@ class Game:
             if self.state.players[seat].cash - cost >= strategy.reserve + 100:
                 self.act(Unmortgage(name, prop.id))
         max_level = min(strategy.build_to, rules.hotel_level)
+        if 0 < self.state.bank_houses <= 2:
+            self.house_auction()
         for members in self.view().complete.get(seat, ()):
             while True:
                 low, number = min((self.state.level(n), n) for n in members)
@@ -392,6 +395,35 @@ class Game:
                 if (self.state.bank_hotels if hotel_next else self.state.bank_houses) < 1:
                     break
                 self.act(Build(name, prop.id))
+
+    def house_auction(self) -> None:
+        """§6.6: when the last houses are wanted by two or more players, the bank auctions one."""
+        bids: list[tuple[int, int, Property]] = []  # (top bid, seat, street)
+        for seat in self.state.active_seats():
+            if self.state.debts_of(seat):
+                continue
+            for members in self.view().complete.get(seat, ()):
+                low, number = min((self.state.level(n), n) for n in members)
+                prop = self.edition.properties[number]
+                if low + 1 < self.state.rules.hotel_level:
+                    top = min(prop.house_price * 2, self.state.players[seat].cash - self.strategies[seat].reserve)
+                    if top >= prop.house_price:
+                        bids.append((top, seat, prop))
+                    break
+        if len({seat for _, seat, _ in bids}) < 2:
+            return
+        bids.sort(key=lambda b: (-b[0], b[1]))
+        (top, winner, prop), (second, loser, lost_on) = bids[0], bids[1]
+        self.act(BuildingAuction("house"))
+        self.act(Bid(self.name(loser), second, lost_on.id))
+        price = max(second + 1, prop.house_price)
+        if top >= price:
+            self.act(Bid(self.name(winner), price, prop.id))
+            # The high bid stands: the winner cannot mortgage the group it builds on meanwhile.
+            street = self.edition.properties[self.edition.groups[prop.group][0]]
+            assert not is_legal(self.state, Mortgage(self.name(winner), street.id))
+        self.act(AuctionClose())
+        self.settle()
 
     def trade_for_groups(self, seat: int) -> None:
         """Swap deeds so both sides complete a group, or buy the one street missing from a group."""
