@@ -220,9 +220,9 @@ def test_jail_fine(play: Play) -> None:
 def test_free_parking_pot(make_play: Any) -> None:
     play = make_play(free_parking_pot=True)
     play.do("tap:Ann", "tap:luxury_tax", "ok", "wait:4")
-    assert play.json()["pot"] == 75
+    assert play.json()["pot"] == 100
     play.do("tap:Bob", "tap:free_parking", "ok")
-    assert play.cash("Bob") == 1575
+    assert play.cash("Bob") == 1600
 
 
 def test_a_debt_says_what_is_missing_and_how_to_raise_it(make_play: Any) -> None:
@@ -231,12 +231,12 @@ def test_a_debt_says_what_is_missing_and_how_to_raise_it(make_play: Any) -> None
     play.do("tap:Ann", "tap:Bob", "up*5", "ok", "ok", "wait:4")  # Ann pays Bob 50: 50 left
     assert play.cash("Ann") == 50
     play.do("tap:Ann", "tap:luxury_tax")
-    assert "lacks the cash" in play.screen() and "$25 missing" in play.screen()
+    assert "lacks the cash" in play.screen() and "$50 missing" in play.screen()
     play.do("ok", "wait:4")
-    assert play.json()["debts"] == [{"debtor": "Ann", "creditor": "bank", "amount": 75, "reason": "tax"}]
-    assert "Ann owes the bank" in play.screen() and "can raise $250" in play.screen()
+    assert play.json()["debts"] == [{"debtor": "Ann", "creditor": "bank", "amount": 100, "reason": "tax"}]
+    assert "Ann owes the bank $100" in play.screen() and "can raise $250" in play.screen()
     play.do("tap:Ann")
-    assert "Pay debts $75" in play.screen()
+    assert "Pay debts $100" in play.screen()
     play.choose("Declare bankruptcy")
     assert "cannot go bankrupt" in play.flat()  # the engine's reason: mortgaging would raise enough
     play.do("ok", "wait:12")
@@ -245,7 +245,7 @@ def test_a_debt_says_what_is_missing_and_how_to_raise_it(make_play: Any) -> None
     play.choose("Mortgage +$200")
     play.do("ok", "wait:4")
     play.do("tap:Ann", "ok", "ok")
-    assert play.json()["debts"] == [] and play.cash("Ann") == 175
+    assert play.json()["debts"] == [] and play.cash("Ann") == 150
 
 
 def test_bankruptcy_to_a_player_with_one_confirmation(make_play: Any) -> None:
