@@ -162,7 +162,7 @@ run apt-get update
 # lgpio from apt: pip has no lgpio wheel for Python 3.13 (trixie). python3-dev and build-essential
 # build spidev; the -dev libraries let Pillow build if no wheel fits.
 run apt-get install -y --no-install-recommends python3-venv python3-dev python3-pip build-essential \
-    python3-lgpio liblgpio-dev swig i2c-tools libjpeg-dev zlib1g-dev libfreetype-dev libopenjp2-7 git
+    python3-lgpio liblgpio-dev swig i2c-tools libjpeg-dev zlib1g-dev libfreetype-dev libopenjp2-7 git rsync
 
 # ---- the user ------------------------------------------------------------------------------------
 say "service user $SERVICE_USER"
