@@ -21,6 +21,7 @@ The flows (see docs/table.md):
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -46,6 +47,7 @@ from banker.actions import (
     Rent,
     Salary,
     SellBuilding,
+    SellBuildings,
     StartAuction,
     Tax,
     Undo,
@@ -399,6 +401,8 @@ class GrammarState:
     """Phones waiting for the table to answer, oldest first."""
     warned: bool = False
     """A timed game has given its five-minute warning."""
+    time_up: bool = False
+    """A timed game's time is up and the table has said what must be settled before the count."""
 
 
 Out = tuple[GrammarState, list[Effect]]
@@ -457,7 +461,12 @@ def _tick(gs: GrammarState, ctx: Context) -> Out:
     game = ctx.game
     if game is not None and not game.ended and ctx.time_left is not None:
         if ctx.time_left <= 0:
-            return _go(gs, Idle(), Submit(EndGame()))
+            if game.auction is None and not game.debts and not game.decisions:
+                return _go(gs, Idle(), Submit(EndGame()))
+            if not gs.time_up:
+                # The count waits for the open auction, debt or decision to be settled.
+                gs = replace(gs, time_up=True)
+                return _go(gs, Notice("time_up_pending", until=now + NOTICE_S + 2, then=Idle()), Beep("attention"))
         if ctx.time_left <= WARN_LEFT_S and not gs.warned:
             gs = replace(gs, warned=True)
             return _go(gs, Notice("timer_warning", params(minutes=max(1, round(ctx.time_left / 60))),
@@ -510,7 +519,7 @@ def _applied(gs: GrammarState, event: Applied, ctx: Context) -> Out:
         if follow is not None:
             after = follow
     if isinstance(action, NewGame):
-        gs = replace(gs, warned=False)
+        gs = replace(gs, warned=False, time_up=False)
     notice = Notice("done", until=ctx.now + NOTICE_S, then=after, events=event.events)
     return _go(gs, notice, Beep("confirm"))
 
@@ -673,6 +682,9 @@ def _deed_menu(ctx: Context, seat: int, prop_id: str, back: Step) -> Menu:
         if prop.kind == "street" and (ps.houses or ps.hotel):
             items.append(Item("sell_hotel" if ps.hotel else "sell_house",
                               params(amount=money(prop.house_price // 2)), SellBuilding(name, prop.id)))
+            breakdown = shortage_breakdown(game, seat, prop.id)
+            if breakdown is not None:
+                items.append(Item("sell_down", params(levels=_levels_text(game, breakdown)), breakdown))
         if ps.mortgaged:
             items.append(Item("lift_mortgage", params(amount=money(game.rules.lift_cost(prop.mortgage))),
                               Unmortgage(name, prop.id)))
@@ -681,6 +693,45 @@ def _deed_menu(ctx: Context, seat: int, prop_id: str, back: Step) -> Menu:
     menu = Menu("deed_menu", params(property=prop.name), (), back, seat=seat)
     items.append(Item("show_card", (), Waiting(Meaning("deed", square=prop.square), -1e9)))
     return replace(menu, items=tuple(items))
+
+
+def shortage_breakdown(game: GameState, seat: int, prop_id: str) -> SellBuildings | None:
+    """When the bank lacks the houses to take a hotel down one step (§6.7), the even levels of the
+    group that keep the most buildings and that the bank's houses allow; ``None`` when one step works."""
+    prop = game.edition.property(prop_id)
+    name = game.players[seat].name
+    if not game.props[prop.number].hotel:
+        return None
+    try:
+        apply(game, SellBuilding(name, prop.id))
+        return None
+    except BankerError as error:
+        if error.key != "hotel_breakdown_short":
+            return None
+    members = game.edition.groups[prop.group]
+    current = [game.level(n) for n in members]
+    best: tuple[int, SellBuildings] | None = None
+    for levels in itertools.product(*(range(level + 1) for level in current)):
+        if max(levels) - min(levels) > 1 or list(levels) == current:
+            continue
+        kept = sum(levels)
+        if best is not None and kept <= best[0]:
+            continue
+        action = SellBuildings(name, {game.edition.properties[n].id: level
+                                      for n, level, now in zip(members, levels, current, strict=True)
+                                      if level != now})
+        try:
+            apply(game, action)
+        except BankerError:
+            continue
+        best = (kept, action)
+    return best[1] if best is not None else None
+
+
+def _levels_text(game: GameState, action: SellBuildings) -> str:
+    hotel = game.rules.hotel_level
+    return ", ".join(f"{game.edition.property(pid).name.split()[0]} {'H' if level == hotel else level}"
+                     for pid, level in action.levels.items())
 
 
 def _special(ctx: Context, seat: int, meaning: Meaning, back: Step) -> Step:

@@ -32,6 +32,7 @@ from banker.actions import (
     Rent,
     Salary,
     SellBuilding,
+    SellBuildings,
     StartAuction,
     Tax,
     Undo,
@@ -334,7 +335,8 @@ def _action_title(action: Action, ctx: g.Context) -> str:
     key = {Salary: "title_go", Pay: "title_pay", Collect: "title_collect", PayDebt: "title_pay_debt",
            Bankrupt: "title_bankrupt", AuctionClose: "title_close_auction", FreeParking: "title_free_parking",
            GoToJail: "title_jail", JailFine: "title_jail", UseJailCard: "title_jail", LeaveJail: "title_jail",
-           Undo: "title_undo", EndGame: "title_end_game", NewGame: "title_new_game"}.get(type(action), "title_confirm")
+           Undo: "title_undo", EndGame: "title_end_game", NewGame: "title_new_game",
+           SellBuildings: "title_sell_down"}.get(type(action), "title_confirm")
     return t(ctx, key)
 
 

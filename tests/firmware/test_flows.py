@@ -440,3 +440,53 @@ def test_setup_switches_games_and_language(play: Play) -> None:
     play.do("wait:1")
     assert "Счета" in play.screen()
     assert play.script.journal.setting("language") == "ru"
+
+
+def test_a_hotel_comes_down_as_far_as_the_banks_houses_allow(make_play: Any) -> None:
+    play = make_play(houses=12)
+
+    def build(player: str, street: str) -> None:
+        play.do(f"tap:{player}", f"tap:{street}")
+        play.choose("Build")
+        play.do("ok", "wait:4")
+
+    for street in ("mediterranean", "baltic"):
+        play.do("tap:Ann", f"tap:{street}", "ok", "wait:4")
+    for street in ("oriental", "vermont", "connecticut"):
+        play.do("tap:Bob", f"tap:{street}", "ok", "wait:4")
+    for street in ["mediterranean", "baltic"] * 4 + ["mediterranean"]:
+        build("Ann", street)
+    for street in ["oriental", "vermont", "connecticut"] * 2:
+        build("Bob", street)
+    state = play.json()
+    assert state["properties"]["mediterranean"]["hotel"] and state["properties"]["baltic"]["houses"] == 4
+    assert state["bank"]["houses"] == 2
+    play.do("tap:Ann", "tap:mediterranean")
+    play.choose("Sell hotel")
+    assert "bank has only 2 houses" in play.flat()  # one step down would need 4
+    play.do("cancel")
+    play.choose("Shortage: down to Mediterranean 3, Baltic 3")
+    assert "+$75" in play.screen()  # 2 levels of Mediterranean and 1 of Baltic at $25
+    play.do("ok")
+    state = play.json()
+    assert (state["properties"]["mediterranean"]["houses"], state["properties"]["baltic"]["houses"]) == (3, 3)
+    assert state["bank"]["houses"] == 0 and state["bank"]["hotels"] == 12
+
+
+def test_a_timed_game_waits_for_an_open_auction_before_the_count(play: Play) -> None:
+    from firmware.grammar import StartTimer
+
+    play.script.loop._perform(StartTimer(1))
+    play.do("tap:Ann", "tap:baltic", "cancel", "ok", "wait:4")
+    assert play.json()["auction"] is not None
+    for _ in range(60):
+        play.do("wait:1")
+        if "Time is up" in play.flat():
+            break
+    assert "Time is up" in play.flat()
+    assert not play.json()["ended"]
+    beeps = len(play.beeps)
+    play.do("wait:30")
+    assert len(play.beeps) == beeps, "the table says it once"
+    play.do("tap:Bob", "ok", "wait:4", "ok", "ok", "wait:2")
+    assert play.json()["ended"]
