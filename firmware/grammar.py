@@ -69,6 +69,8 @@ WAIT_FOR_CARD_S = 6.0
 """How long a deed or tag tapped first waits for a bank card."""
 NOTICE_S = 3.0
 ERROR_S = 5.0
+FAULT_S = 6.0
+"""How long the notice of a reader that stopped answering stays (any button ends it)."""
 SCROLL_S = 1.5
 """A message longer than the screen moves on by one line this often."""
 PAGE_S = 4.0
@@ -155,7 +157,15 @@ class Resumed:
     actions: int
 
 
-Input = TapIn | Press | Tick | Applied | Refused | BankerRequest | Resumed
+@dataclass(frozen=True)
+class ReaderFault:
+    """Reader ``number`` (1-based) on ``bus`` stopped answering; the others keep working."""
+
+    number: int
+    bus: str
+
+
+Input = TapIn | Press | Tick | Applied | Refused | BankerRequest | Resumed | ReaderFault
 
 
 # --- effects ---------------------------------------------------------------------------------------
@@ -218,6 +228,8 @@ class Context:
     """Seconds left in a timed game; ``None`` when the game has no clock."""
     join_code: str = ""
     join_url: str = ""
+    wifi_join: str = ""
+    """The Wi-Fi QR code's text (``WIFI:T:WPA;S:…;P:…;;``) while the table runs its own hotspot."""
 
     @property
     def edition(self) -> Edition:
@@ -382,9 +394,11 @@ class NewGameWizard:
 
 @dataclass(frozen=True)
 class ShowJoin:
-    """The QR code and short code that take a phone to the table's page."""
+    """The QR code and short code that take a phone to the table's page; first the Wi-Fi's QR code
+    when the table runs its own hotspot."""
 
     back: Any
+    page: int = 0
 
 
 Step = (Idle | Menu | PlayerStep | Waiting | RentFrom | Confirm | Dice | Amount | Notice | UndoAsk | UnknownTag
@@ -435,6 +449,10 @@ def _step(gs: GrammarState, event: Input, ctx: Context) -> Out:
     if isinstance(event, BankerRequest):
         gs = replace(gs, requests=(*gs.requests, event))
         return _offer_request(gs, ctx)
+    if isinstance(event, ReaderFault):
+        notice = Notice("reader_fault", params(number=event.number, bus=event.bus), until=ctx.now + FAULT_S,
+                        then=gs.step if not isinstance(gs.step, Notice) else Idle(), error=True)
+        return _go(gs, notice, Beep("error"))
     if isinstance(event, Resumed):
         gs = replace(gs, last_input=ctx.now)
         return _go(gs, Notice("resumed", params(actions=event.actions), until=ctx.now + NOTICE_S + 1, then=Idle()),
@@ -944,7 +962,7 @@ def setup_menu(ctx: Context, back: Step) -> Menu:
     languages = tuple(Item("language_" + lang, (), SetLanguage(lang)) for lang in LANGUAGES)
     items.append(Item("setup_language", (), Menu("setup_language", (), languages, back)))
     if ctx.join_url:
-        items.append(Item("setup_phones", (), ShowJoin(back)))
+        items.append(Item("setup_phones", (), ShowJoin(back, page=0 if ctx.wifi_join else 1)))
     return Menu("setup", (), tuple(items), back)
 
 
@@ -1242,6 +1260,8 @@ def _wizard_press(gs: GrammarState, w: NewGameWizard, press: Press, ctx: Context
 
 
 def _join_press(gs: GrammarState, current: ShowJoin, press: Press, ctx: Context) -> Out:
+    if press.button == "ok" and ctx.wifi_join and current.page == 0:
+        return _go(gs, replace(current, page=1))
     if press.button in ("ok", "cancel"):
         return _go(gs, current.back)
     return gs, []

@@ -18,7 +18,7 @@ import queue
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from banker.actions import NewGame, Undo
@@ -46,20 +46,6 @@ TICK_S = 0.5
 """The clock input's period: timeouts and the timed game's countdown move this often."""
 TIMER_SAVE_S = 15.0
 """A timed game's elapsed time is saved this often, so a power cut loses at most this much."""
-FAULT_NOTICE_S = 6.0
-"""How long the notice of a reader that stopped answering stays on the screen (any input ends it)."""
-
-
-def reader_fault_view(index: int, error: HardwareError) -> ScreenView:
-    """The notice shown when reader ``index`` stops answering; the other readers keep working."""
-    bus = error.bus.split(" (")[0]
-    return ScreenView(
-        title=f"Reader {index + 1} fault",
-        lines=(f"{bus} does not answer.", "The other readers work.", "See banker check."),
-        inverted=True,
-    )
-
-
 @dataclass
 class _Redraw:
     """The game changed elsewhere (a phone acted): draw the screen again."""
@@ -137,7 +123,6 @@ class TableLoop:
         self._last_clock = clock()
         self.screens_shown = 0
         self._known_faults: set[int] = set()
-        self._fault_notice: tuple[float, ScreenView] | None = None
         self._unsubscribe = session.subscribe(self._on_game_change)
 
     # --- the context the grammar reads ----------------------------------------------------------
@@ -153,6 +138,7 @@ class TableLoop:
             time_left=self.timer.left_s if self.timer is not None else None,
             join_code=self.join_code,
             join_url=self.join_url,
+            wifi_join=self.wifi_join,
         )
 
     # --- one input ------------------------------------------------------------------------------
@@ -162,8 +148,6 @@ class TableLoop:
             grammar_input = self._translate(event)
             if isinstance(grammar_input, g.Tick):
                 self._watch_readers()
-            elif grammar_input is not None:
-                self._fault_notice = None  # any tap or press ends a reader-fault notice
             if grammar_input is not None:
                 self._advance_timer()
                 self._step(grammar_input)
@@ -189,8 +173,7 @@ class TableLoop:
             return
         index = new[0]
         log.error("reader %d fault: %s", index, faults[index])
-        self.table.controls.beep("error")
-        self._fault_notice = (self.clock() + FAULT_NOTICE_S, reader_fault_view(index, faults[index]))
+        self._step(g.ReaderFault(index + 1, faults[index].bus.split(" (")[0]))
 
     def _translate(self, event: Any) -> g.Input | None:
         from hardware.protocols import ControlEvent
@@ -295,12 +278,6 @@ class TableLoop:
     def render(self) -> None:
         """Draw the screen if it changed since the last frame."""
         view = screens.view(self.grammar, self.context())
-        if self._fault_notice is not None:
-            until, notice = self._fault_notice
-            if self.clock() < until:
-                view = notice
-            else:
-                self._fault_notice = None
         if view == self.view:
             return
         self.view = view
@@ -347,6 +324,9 @@ class TableLoop:
         state = self.session.state
         if state is not None and state.seq > 0:
             self.handle(g.Resumed(state.seq))
+        if self.wifi_join:
+            # On the table's own hotspot the phones need the Wi-Fi first: its QR code comes first.
+            self.grammar = replace(self.grammar, step=g.ShowJoin(g.Idle(), page=0))
         self.render()
         next_tick = self.clock() + TICK_S
         while not self._stop.is_set():

@@ -452,6 +452,10 @@ def scrolled(text: str, rows: int, since: float, now: float) -> tuple[str, ...]:
 
 
 def _notice(step: g.Notice, ctx: g.Context) -> ScreenView:
+    if step.key == "reader_fault":
+        values = dict(step.params)
+        return ScreenView(title=t(ctx, "title_reader_fault", number=values["number"]),
+                          lines=(t(ctx, "reader_fault", bus=values["bus"]),), inverted=True)
     if step.error:
         text = step.text or t(ctx, "notice_" + step.key, **dict(step.params))
         return ScreenView(title=t(ctx, "title_refused"), lines=scrolled(text, 4, step.since, ctx.now),
@@ -537,6 +541,9 @@ def _wizard(step: g.NewGameWizard, ctx: g.Context) -> ScreenView:
 
 
 def _join(step: g.ShowJoin, ctx: g.Context) -> ScreenView:
+    if ctx.wifi_join and step.page == 0:
+        name = ctx.wifi_join.split("S:", 1)[-1].split(";", 1)[0].replace("\\", "")
+        return ScreenView(title=t(ctx, "title_wifi"), lines=(name, t(ctx, "then_ok")), qr=ctx.wifi_join)
     return ScreenView(title=t(ctx, "title_phones"), lines=(t(ctx, "scan_qr"), ctx.join_code), qr=ctx.join_url)
 
 

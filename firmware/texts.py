@@ -43,6 +43,8 @@ EN: dict[str, str] = {
     "title_banker_ask": "Banker?",
     "title_enroll": "Enroll {number}/{total}",
     "title_phones": "Phones",
+    "title_wifi": "Wi-Fi",
+    "title_reader_fault": "Reader {number} fault",
     # idle and cards
     "no_game": "No game yet.",
     "join_code": "Phones: code {code}",
@@ -116,6 +118,8 @@ EN: dict[str, str] = {
     "enroll_tap": "Tap:",
     "enroll_has": "now {uid}",
     "scan_qr": "Scan, or code:",
+    "then_ok": "then OK",
+    "reader_fault": "{bus} does not answer. The other readers work; see banker check.",
     # footers (what the buttons do)
     "footer_setup": "OK: setup",
     "footer_auction": "OK close  tap: bid",
@@ -261,6 +265,8 @@ RU: dict[str, str] = {
     "title_banker_ask": "Банкир?",
     "title_enroll": "Привязка {number}/{total}",
     "title_phones": "Телефоны",
+    "title_wifi": "Wi-Fi",
+    "title_reader_fault": "Сбой считывателя {number}",
     # idle and cards
     "no_game": "Игра не начата.",
     "join_code": "Телефоны: код {code}",
@@ -334,6 +340,8 @@ RU: dict[str, str] = {
     "enroll_tap": "Приложите:",
     "enroll_has": "сейчас: {uid}",
     "scan_qr": "Сканируйте или код:",
+    "then_ok": "затем OK",
+    "reader_fault": "{bus} не отвечает. Остальные считыватели работают; см. banker check.",
     # footers (what the buttons do)
     "footer_setup": "OK: настройки",
     "footer_auction": "OK стоп  карта→ставка",
@@ -479,6 +487,8 @@ BG: dict[str, str] = {
     "title_banker_ask": "Банкер?",
     "title_enroll": "Запис {number}/{total}",
     "title_phones": "Телефони",
+    "title_wifi": "Wi-Fi",
+    "title_reader_fault": "Грешка в четец {number}",
     # idle and cards
     "no_game": "Още няма игра.",
     "join_code": "Телефони: код {code}",
@@ -552,6 +562,8 @@ BG: dict[str, str] = {
     "enroll_tap": "Допри:",
     "enroll_has": "сега: {uid}",
     "scan_qr": "Сканирай или код:",
+    "then_ok": "после OK",
+    "reader_fault": "{bus} не отговаря. Другите четци работят; вижте banker check.",
     # footers (what the buttons do)
     "footer_setup": "OK: настройки",
     "footer_auction": "OK край  карта→наддай",

@@ -278,3 +278,22 @@ def test_taps_on_two_readers_at_once_wait_for_ok(tmp_path: Path) -> None:
         loop.stop()
         table.close()
         journal.close()
+
+
+def test_on_the_tables_hotspot_the_wifi_qr_code_comes_first() -> None:
+    from firmware import screens
+
+    ctx = g.Context(game=None, now=5.0, join_code="AC7K", join_url="http://10.42.0.1:8080/j/AC7K",
+                    wifi_join="WIFI:T:WPA;S:TableBanker;P:monopoly42;;")
+    state = g.GrammarState(step=g.setup_menu(ctx, g.Idle()))
+    menu = state.step
+    assert isinstance(menu, g.Menu)
+    phones = next(i for i, item in enumerate(menu.items) if item.key == "setup_phones")
+    for _ in range(phones):
+        state, _ = g.step(state, g.Press("down"), ctx)
+    state, _ = g.step(state, g.Press("ok"), ctx)
+    first = screens.view(state, ctx)
+    assert first.qr == ctx.wifi_join and "TableBanker" in first.lines
+    state, _ = g.step(state, g.Press("ok"), ctx)
+    second = screens.view(state, ctx)
+    assert second.qr == ctx.join_url and "AC7K" in second.lines

@@ -6,7 +6,8 @@ from banker.actions import NewGame
 from banker.journal import Journal
 from banker.session import Session
 from firmware import grammar as g
-from firmware.loop import FAULT_NOTICE_S, TableLoop
+from firmware.grammar import FAULT_S as FAULT_NOTICE_S
+from firmware.loop import TableLoop
 from hardware.controls import SimulatedControls
 from hardware.errors import NfcReaderError
 from hardware.factory import TableConfig, open_table
@@ -34,7 +35,7 @@ def test_a_reader_fault_is_shown_and_the_other_reader_still_taps() -> None:
         assert set(loop.reader_faults()) == {1}
         loop.handle(g.Tick())
         assert loop.view is not None and loop.view.title == "Reader 2 fault"
-        assert "SPI0 CE1 does not answer." in loop.view.lines
+        assert "SPI0 CE1 does not answer." in " ".join(loop.view.lines)
         controls = table.controls
         assert isinstance(controls, SimulatedControls) and controls.beeps[-1] == "error"
         now[0] += FAULT_NOTICE_S + 1
