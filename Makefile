@@ -32,7 +32,9 @@ test: lint typecheck chromium shellcheck
 
 # The Pi's setup script. Installs shellcheck when missing and running as root; otherwise says so and skips.
 shellcheck:
-	@command -v shellcheck >/dev/null || [ "$$(id -u)" != 0 ] || apt-get install -y -qq shellcheck >/dev/null
+	@command -v shellcheck >/dev/null || [ "$$(id -u)" != 0 ] || ! command -v apt-get >/dev/null || \
+		apt-get install -y -qq shellcheck >/dev/null 2>&1 || \
+		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq shellcheck) >/dev/null 2>&1 || true
 	@if command -v shellcheck >/dev/null; then shellcheck firmware/install.sh; \
 	else echo "shellcheck is not installed: firmware/install.sh not checked (sudo apt-get install shellcheck)"; fi
 
