@@ -165,7 +165,12 @@ class ReaderFault:
     bus: str
 
 
-Input = TapIn | Press | Tick | Applied | Refused | BankerRequest | Resumed | ReaderFault
+@dataclass(frozen=True)
+class StartEnrollment:
+    """The banker's phone asks the table to enroll its cards."""
+
+
+Input = TapIn | Press | Tick | Applied | Refused | BankerRequest | Resumed | ReaderFault | StartEnrollment
 
 
 # --- effects ---------------------------------------------------------------------------------------
@@ -449,6 +454,8 @@ def _step(gs: GrammarState, event: Input, ctx: Context) -> Out:
     if isinstance(event, BankerRequest):
         gs = replace(gs, requests=(*gs.requests, event))
         return _offer_request(gs, ctx)
+    if isinstance(event, StartEnrollment):
+        return _go(replace(gs, last_input=ctx.now), enrollment(Idle(page_at=ctx.now)), Beep("attention"))
     if isinstance(event, ReaderFault):
         notice = Notice("reader_fault", params(number=event.number, bus=event.bus), until=ctx.now + FAULT_S,
                         then=gs.step if not isinstance(gs.step, Notice) else Idle(), error=True)

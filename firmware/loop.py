@@ -469,6 +469,17 @@ class TableLoop:
 
         return remove
 
+    def start_enrollment(self) -> None:
+        self.inbox.put(g.StartEnrollment())
+
+    def forget_tag(self, uid: str) -> None:
+        with self._lock:
+            if self.tags.meaning_of(uid) is None:
+                raise ValueError(f"no tag {uid!r} is enrolled")
+            self.tags.remove(uid)
+            self.journal.delete_tag(uid)
+        self.inbox.put(_Redraw())
+
     def ask_banker(self, who: str, answer: Callable[[bool], None]) -> None:
         with self._lock:
             token = self._next_token

@@ -160,6 +160,12 @@ class TagSet:
         self._by_uid[uid] = meaning
         self._by_meaning[meaning] = uid
 
+    def remove(self, uid: str) -> None:
+        """Forget the tag with this UID (nothing happens when it is not enrolled)."""
+        meaning = self._by_uid.pop(uid, None)
+        if meaning is not None:
+            self._by_meaning.pop(meaning, None)
+
     def meaning_of(self, uid: str) -> str | None:
         return self._by_uid.get(uid)
 

@@ -323,7 +323,8 @@ def banker() -> BaseResponse | str:
             flash(text("web_banker_granted", who.lang), "ok")
         elif answer is False:
             flash(text("web_banker_refused", who.lang), "error")
-        return page("banker.html", pin_set=pin_is_set(svc.session.journal), waiting=answer is None)
+        tags = svc.table.cards() if svc.table is not None and who.banker else []
+        return page("banker.html", pin_set=pin_is_set(svc.session.journal), waiting=answer is None, tags=tags)
     what = request.form.get("do", "")
 
     def run(me: Phone) -> tuple[int, str, bool]:
@@ -331,6 +332,8 @@ def banker() -> BaseResponse | str:
         if what == "leave":
             session["banker"] = False
             return 200, json.dumps({"log": [text("web_banker_left", me.lang)]}), False
+        if what in ("enroll", "forget"):
+            return svc.requests.run(key, lambda: views.tags_request(me, what, request.form.get("uid", "")))
         if what == "ask":
             status, body, replayed = svc.requests.run(key, lambda: views.ask_table(me))
             if status == 202:

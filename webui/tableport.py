@@ -68,6 +68,19 @@ class TablePort(Protocol):
         function that removes the listener."""
         ...
 
+    def start_enrollment(self) -> None:
+        """Put the table into enrollment: its screen asks for each card in turn (the banker's phone
+        starts it; the cards are tapped at the table)."""
+        ...
+
+    def forget_tag(self, uid: str) -> None:
+        """Forget an enrolled tag (a lost or damaged sticker): it becomes an unknown tag.
+
+        Raises:
+            ValueError: no tag has this UID.
+        """
+        ...
+
     def ask_banker(self, who: str, answer: Callable[[bool], None]) -> None:
         """Ask at the table whether the phone ``who`` may act as the banker: the OLED shows the
         question until OK (``answer(True)``), Cancel or 30 s without an answer (``answer(False)``).

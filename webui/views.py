@@ -123,6 +123,24 @@ def ask_table(who: Phone) -> tuple[int, str]:
     return 202, json.dumps({"ok": True, "waiting": True})
 
 
+def tags_request(who: Phone, what: str, uid: str) -> tuple[int, str]:
+    """The banker starts enrollment at the table, or forgets a lost tag."""
+    svc = services()
+    if not who.banker:
+        error = NotAllowed("web_banker_only", action=what)
+        return 403, error_body(error.key, error.translated(who.lang))
+    if svc.table is None:
+        return 409, error_body("web_no_table", text("web_no_table", who.lang))
+    if what == "enroll":
+        svc.table.start_enrollment()
+        return 200, json.dumps({"ok": True, "log": [text("web_enroll_started", who.lang)]})
+    try:
+        svc.table.forget_tag(uid)
+    except ValueError:
+        return 404, error_body("web_no_such_tag", text("web_no_such_tag", who.lang, uid=uid))
+    return 200, json.dumps({"ok": True, "log": [text("web_tag_forgotten", who.lang, uid=uid)]})
+
+
 # --- trades ----------------------------------------------------------------------------------------------
 
 def propose_trade(who: Phone, trade: Trade) -> tuple[int, str]:

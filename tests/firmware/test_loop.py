@@ -297,3 +297,20 @@ def test_on_the_tables_hotspot_the_wifi_qr_code_comes_first() -> None:
     state, _ = g.step(state, g.Press("ok"), ctx)
     second = screens.view(state, ctx)
     assert second.qr == ctx.join_url and "AC7K" in second.lines
+
+
+def test_the_banker_phone_starts_enrollment_and_forgets_a_tag(make_play: Callable[..., Play]) -> None:
+    play = make_play()
+    loop = play.script.loop
+    uid = loop.tags.uid_of("deed:3")
+    assert uid is not None
+    loop.start_enrollment()
+    loop.pump()
+    assert "Enroll 1/" in play.screen()
+    play.do("cancel", "wait:4")
+    loop.forget_tag(uid)
+    assert loop.tags.meaning_of(uid) is None
+    with pytest.raises(ValueError, match="no tag"):
+        loop.forget_tag(uid)
+    play.do("wait:2", f"tap:uid:{uid}")
+    assert "Unknown tag" in play.screen()

@@ -29,6 +29,8 @@ class FakeTable:
         self._deed: str | None = None
         self.presses: list[tuple[str, bool]] = []
         self.banker_questions: list[tuple[str, Callable[[bool], None]]] = []
+        self.enrolling = False
+        self.forgotten: list[str] = []
 
     # --- TablePort ---------------------------------------------------------------------------------
     def cards(self) -> list[CardInfo]:
@@ -62,6 +64,16 @@ class FakeTable:
                 except BankerError as error:
                     self._deed = None
                     self._show(ScreenView(title=prop.name, lines=(str(error),)))
+
+    def start_enrollment(self) -> None:
+        with self._lock:
+            self.enrolling = True
+            self._show(ScreenView(title="Enroll 1/43", lines=("Tap:", "Bank card 1")))
+
+    def forget_tag(self, uid: str) -> None:
+        if uid not in {card.uid for card in self.cards()}:
+            raise ValueError(f"no tag {uid!r}")
+        self.forgotten.append(uid)
 
     def press(self, button: str, long: bool = False) -> None:
         if button not in BUTTONS:
