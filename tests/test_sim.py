@@ -67,7 +67,7 @@ def test_a_broken_invariant_stops_with_the_seed_and_the_script(monkeypatch: pyte
 
     calls = {"n": 0}
 
-    def broken_after_ten(state: object) -> list[str]:
+    def broken_after_ten(state: object, clean: object = None) -> list[str]:
         calls["n"] += 1
         return ["money not conserved"] if calls["n"] > 10 else []
 
