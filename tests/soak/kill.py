@@ -120,20 +120,25 @@ def table_worker(table: Client, record: Record, stop: threading.Event, rng: rand
             return
 
 
-def replay(journal_path: Path) -> tuple[int, list[str], str]:
-    """(game id, the state JSON after each action, the snapshot load's JSON) of the journal file."""
+def replay(journal_path: Path, wanted: set[int] | None = None) -> tuple[int, dict[int, str], str]:
+    """(game id, the state JSON after each wanted seq and the last, the snapshot load's JSON) of the
+    journal file, replayed action by action from the start."""
     from banker.engine import apply
     from banker.export import state_to_json
     from banker.journal import Journal
 
+    wanted = wanted or set()
     with Journal(journal_path) as journal:
         game_id = journal.current_game()
         assert game_id is not None
-        states: list[str] = []
+        states: dict[int, str] = {}
         state = None
         for action in journal.actions(game_id):
             state, _ = apply(state, action)
-            states.append(json.dumps(state_to_json(state), sort_keys=True))
+            if state.seq in wanted:
+                states[state.seq] = json.dumps(state_to_json(state), sort_keys=True)
+        assert state is not None
+        states[state.seq] = json.dumps(state_to_json(state), sort_keys=True)
         loaded = json.dumps(state_to_json(journal.load(game_id)), sort_keys=True)
     return game_id, states, loaded
 
@@ -150,10 +155,11 @@ def phone_action_count(journal_path: Path, game_id: int) -> int:
         return sum(1 for action in journal.actions(game_id) if action.name in PHONE_ACTIONS)
 
 
-def check_dead(journal_path: Path, record: Record) -> tuple[int, list[str]]:
+def check_dead(journal_path: Path, record: Record) -> None:
     """The checks on the journal file while the program is dead."""
-    game_id, states, loaded = replay(journal_path)
-    if states[-1] != loaded:
+    _, states, loaded = replay(journal_path, set(record.seen))
+    last = max(states)
+    if states[last] != loaded:
         raise LostAction("the snapshot load differs from the replay of the journal")
     answers = requests_of(journal_path)
     for sent in record.sent:
@@ -165,11 +171,10 @@ def check_dead(journal_path: Path, record: Record) -> tuple[int, list[str]]:
         if first != (sent.status, sent.body.decode()):
             raise LostAction(f"the journal's answer to {sent.action} is {first}, the phone got {sent.status}")
     for seq, seen in record.seen.items():
-        if seq >= len(states):
-            raise LostAction(f"a phone saw seq {seq}; the journal holds {len(states)} actions")
+        if seq > last:
+            raise LostAction(f"a phone saw seq {seq}; the journal ends at seq {last}")
         if states[seq] != seen:
             raise LostAction(f"the state seen at seq {seq} is not the replay of the journal")
-    return game_id, states
 
 
 def expected_resume_frame(actions: int) -> bytes:
@@ -228,13 +233,14 @@ def run(kills: int, data_dir: Path, seed: int = 1, max_alive_s: float = 3.0, log
         for client in clients:
             client.port = program.port
         try:
-            game_id, states = check_alive(program, journal_path, banker, phones, table, pending, resolved, totals)
+            game_id, seq, state_json = check_alive(program, journal_path, banker, phones, table, pending, resolved,
+                                                   totals)
             record = Record()
-            record.seen[len(states) - 1] = states[-1]
+            record.seen[seq] = state_json
             stop = threading.Event()
             streams = [Stream(client, stop) for client in phones.values()]
             for stream in streams:
-                stream.last_id = f"{game_id}-{len(states) - 1}"
+                stream.last_id = f"{game_id}-{seq}"
                 stream.start()
             workers = [threading.Thread(target=phone_worker, daemon=True,
                                         args=(name, client, record, stop, random.Random(rng.random())))
@@ -267,26 +273,26 @@ def run(kills: int, data_dir: Path, seed: int = 1, max_alive_s: float = 3.0, log
     for client in clients:
         client.port = program.port
     try:
-        check_alive(program, journal_path, banker, phones, table, pending, resolved, totals)
-        _, states = replay_now(program, journal_path)
-        totals.actions = len(states)
+        _, seq, _ = check_alive(program, journal_path, banker, phones, table, pending, resolved, totals)
+        totals.actions = seq + 1
     finally:
         program.stop()
     return totals
 
 
-def replay_now(program: Program, journal_path: Path) -> tuple[int, list[str]]:
+def last_state(journal_path: Path) -> tuple[int, int, str]:
+    """(game id, the last seq, its state JSON) of the journal's replay."""
     game_id, states, _ = replay(journal_path)
-    return game_id, states
+    seq = max(states)
+    return game_id, seq, states[seq]
 
 
 def check_alive(program: Program, journal_path: Path, banker: Client, phones: dict[str, Client], table: Client,
-                pending: list[Sent], resolved: dict[str, int], totals: Totals) -> tuple[int, list[str]]:
+                pending: list[Sent], resolved: dict[str, int], totals: Totals) -> tuple[int, int, str]:
     """The checks after a restart; resends the unanswered requests with their keys."""
-    game_id, states = replay_now(program, journal_path)
-    if json.dumps(banker.state(), sort_keys=True) != states[-1]:
+    game_id, seq, state_json = last_state(journal_path)
+    if json.dumps(banker.state(), sort_keys=True) != state_json:
         raise LostAction("after the restart /api/state is not the replay of the journal")
-    seq = int(json.loads(states[-1])["seq"])
     if seq > 0:
         expected = expected_resume_frame(seq)
         wait_for(lambda: frame_pixels(table) == expected, 5.0, "the table's resumed notice")
@@ -301,7 +307,6 @@ def check_alive(program: Program, journal_path: Path, banker: Client, phones: di
         if (again.status, again.body) != (answer.status, answer.body):
             raise LostAction(f"a second retry of {sent.action} got another answer")
         resolved[sent.journal_key] = answer.status
-    game_id, states = replay_now(program, journal_path)
     paid = sum(1 for status in resolved.values() if status == 200)
     if phone_action_count(journal_path, game_id) != paid:
         raise LostAction(f"the journal holds {phone_action_count(journal_path, game_id)} phone actions "
@@ -311,7 +316,7 @@ def check_alive(program: Program, journal_path: Path, banker: Client, phones: di
     streams = [Stream(client, stop) for client in phones.values()]
     try:
         for stream in streams:
-            stream.last_id = f"{game_id}-{len(states) - 1}"
+            stream.last_id = f"{game_id}-{seq}"
             stream.start()
         wait_for(lambda: all(s.connects for s in streams), 5.0, "the streams to reconnect")
         key = uuid.uuid4().hex
@@ -325,7 +330,7 @@ def check_alive(program: Program, journal_path: Path, banker: Client, phones: di
         stop.set()
         for stream in streams:
             stream.join()
-    return replay_now(program, journal_path)
+    return last_state(journal_path)
 
 
 def main(argv: list[str] | None = None) -> int:
