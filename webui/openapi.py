@@ -104,9 +104,18 @@ def example(cls: type[Action]) -> dict[str, Any]:
 def document() -> dict[str, Any]:
     schemas: dict[str, Any] = {"Bundle": BUNDLE_SCHEMA, "Error": ERROR_SCHEMA}
     paths: dict[str, Any] = {}
+    unjoined = {"description": "This phone has not joined the table (no or an unknown cookie)",
+                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+    no_game = {"description": "No game is in progress",
+               "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+    too_many = {"description": "Too many wrong tries: wait the seconds the message says",
+                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+    gone = {"description": "No such proposal (answered, cancelled or never made)",
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
     errors = {
         "400": {"description": "No Idempotency-Key or CSRF token, or a body that is not JSON",
                 "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
+        "401": unjoined,
         "403": {"description": "This phone may not do this (another player's money, or banker only)",
                 "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
         "409": {"description": "The rules refuse it now; the message says why, in the phone's language",
@@ -135,17 +144,20 @@ def document() -> dict[str, Any]:
                                   "content": {"application/json": {"schema": {"type": "object"}}}}, **errors},
         }}
     json_ok = {"200": {"description": "OK", "content": {"application/json": {"schema": {"type": "object"}}}}}
+    joined_ok = {**json_ok, "401": unjoined}
     paths["/api/state"] = {"get": {"operationId": "state", "summary": "The state JSON (as banker replay --json)",
-                                   "responses": json_ok}}
+                                   "responses": {**joined_ok, "409": no_game}}}
     paths["/api/me"] = {"get": {"operationId": "me", "summary": "This phone: role, player, language, CSRF token",
                                 "responses": json_ok}}
     paths["/api/history"] = {"get": {"operationId": "history", "summary": "Every action of the game with its log",
-                                     "responses": json_ok}}
+                                     "responses": joined_ok}}
+    paths["/api/scores"] = {"get": {"operationId": "scores", "summary": "The standings and the net worth series",
+                                    "responses": {**joined_ok, "409": no_game}}}
     paths["/api/stream"] = {"get": {"operationId": "stream", "summary": "Server-sent events: state, frame, role",
-                                    "responses": {"200": {"description": "text/event-stream"},
+                                    "responses": {"200": {"description": "text/event-stream"}, "401": unjoined,
                                                   "503": {"description": "Too many open streams"}}}}
     paths["/api/trades"] = {"get": {"operationId": "trades", "summary": "Open trade proposals",
-                                    "responses": json_ok},
+                                    "responses": joined_ok},
                             "post": {"operationId": "propose_trade", "summary": "Propose a trade from my player",
                                      "parameters": headers, "responses": {**json_ok, **errors}}}
     paths["/api/trades/{id}/{answer}"] = {"post": {
@@ -153,11 +165,15 @@ def document() -> dict[str, Any]:
             *headers, {"name": "id", "in": "path", "required": True, "schema": {"type": "integer"}},
             {"name": "answer", "in": "path", "required": True,
              "schema": {"enum": ["accept", "refuse", "cancel"]}}],
-        "responses": {**json_ok, **errors}}}
+        "responses": {**json_ok, **errors, "404": gone}}}
     paths["/api/join"] = {"post": {"operationId": "join", "summary": "Pick a player or watch",
-                                   "responses": {**json_ok, **errors}}}
+                                   "responses": {**json_ok, **errors, "429": too_many}}}
     paths["/api/banker"] = {"post": {"operationId": "banker", "summary": "Become the banker with the PIN, or ask "
-                                     "the table", "parameters": headers, "responses": {**json_ok, **errors}}}
+                                     "the table", "parameters": headers,
+                                     "responses": {**json_ok, **errors, "429": too_many}}}
+    paths["/api/banker/pin"] = {"post": {"operationId": "banker_pin", "summary": "Set the banker PIN (the banker, "
+                                         "or the first phone while none is set)", "parameters": headers,
+                                         "responses": {**json_ok, **errors}}}
     return {
         "openapi": "3.1.0",
         "info": {"title": "Table banker", "version": "1",
