@@ -36,6 +36,10 @@ def build_parser() -> argparse.ArgumentParser:
     bench = sub.choices["bench"]
     bench.add_argument("--table", action="store_true",
                        help="only the table's figures: tap to frame through the emulated reader and display")
+    bench.add_argument("--program", action="store_true",
+                       help="only the running program's figures: banker run --simulated with phones over HTTP")
+    bench.add_argument("--write", metavar="FILE",
+                       help="with --table/--program: write the figures as Markdown to FILE (docs/performance.md)")
     engine_bench = bench.get_default("func")
     bench.set_defaults(func=lambda args: cmd_bench(args, engine_bench))
     p = sub.add_parser("table", help="replay a script of taps and button presses through the table's grammar",
@@ -61,21 +65,39 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def cmd_bench(args: argparse.Namespace, engine_bench: Callable[[argparse.Namespace], int]) -> int:
-    """``banker bench``: the engine's figures, and with ``--table`` or ``--all`` the table's."""
-    from firmware.bench import bench_tap_to_frame
+    """``banker bench``: the engine's figures; with ``--table`` or ``--program`` only the table's or the
+    running program's; ``--all`` all of them; ``--write FILE`` keeps the table's and program's as Markdown."""
+    from datetime import UTC, datetime
 
-    if not args.table:
+    from firmware.bench import bench_program, bench_tap_to_frame, machine, performance_markdown
+
+    if not args.table and not args.program:
         status = engine_bench(args)
         if not args.all:
             return status
-    figures = bench_tap_to_frame()
+    figures: dict[str, object] = {}
+    if args.table or args.all:
+        figures.update(bench_tap_to_frame())
+    if args.program or args.all:
+        figures.update(bench_program())
     if args.json:
         print(json.dumps(figures))
     else:
         width = max(len(k) for k in figures)
         for key, value in figures.items():
             print(f"{key:<{width}}  {value}")
+    if args.write:
+        when = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+        path = Path(args.write)
+        old = path.read_text(encoding="utf-8") if path.exists() else ""
+        kept = old[old.index(SOAK_MARK):] if SOAK_MARK in old else ""
+        path.write_text(performance_markdown(figures, when, machine()) + kept, encoding="utf-8")
+        print(f"written to {path}")
     return 0
+
+
+SOAK_MARK = "## Soak"
+"""docs/performance.md keeps the section from this heading on (the soak's results) when rewritten."""
 
 
 def cmd_table(args: argparse.Namespace) -> int:
