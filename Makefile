@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck shellcheck bench sim clean chromium screenshots load
+.PHONY: run test lint typecheck shellcheck bench sim clean chromium screenshots load soak perf
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed")'
@@ -57,6 +57,15 @@ bench: $(STAMP)
 
 sim: $(STAMP)
 	$(BIN)/banker sim --games 1000 --players 4 --seed 1
+
+# The long robustness runs (not in `make test`): 100,000 self-played games on every core, 200 SIGKILLs of
+# the running program, an hour of the simulated table with phones attached. Results go to docs/performance.md.
+soak: $(STAMP)
+	$(BIN)/python -m tests.soak.run --games 100000 --kills 200 --session-minutes 60 --write docs/performance.md
+
+# The table's and the running program's figures, written to docs/performance.md.
+perf: $(STAMP)
+	$(BIN)/banker bench --table --program --write docs/performance.md
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

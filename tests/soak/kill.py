@@ -77,7 +77,8 @@ class Record:
             self.seen[int(state["seq"])] = json.dumps(state, sort_keys=True)
 
 
-def phone_worker(name: str, client: Client, record: Record, stop: threading.Event, rng: random.Random) -> None:
+def phone_worker(name: str, client: Client, record: Record, stop: threading.Event, rng: random.Random,
+                 pause: float = 0.01) -> None:
     other = [p for p in PLAYERS if p != name]
     while not stop.is_set():
         if rng.random() < 0.5:
@@ -94,7 +95,7 @@ def phone_worker(name: str, client: Client, record: Record, stop: threading.Even
                 raise ProgramError(f"{action} answered {answer.status}: {answer.body[:300]!r}")
             if rng.random() < 0.3:
                 record.see(client.state())
-            stop.wait(rng.uniform(0, 0.01))
+            stop.wait(rng.uniform(0, pause))
         except DOWN:
             return
 

@@ -1,0 +1,221 @@
+"""``make soak``: the long runs, not part of ``make test``.
+
+    python -m tests.soak.run --games 100000 --kills 200 --session-minutes 60 --write docs/performance.md
+
+1. Self-play: ``--games`` games of ``banker sim`` (every invariant checked after every action), in
+   chunks over one process per core; a chunk that fails counts as a violation and the rest go on.
+2. Kills: ``--kills`` SIGKILLs of the running program (:mod:`tests.soak.kill`).
+3. A simulated table session of ``--session-minutes`` with phones attached: two players' phones
+   acting, the banker's phone and two streams open, the table page tapping and confirming. It
+   reports the program's memory (VmRSS) over the session, and its file descriptors and threads at
+   the start and at the end, then checks the journal as the kill test does.
+
+Each part prints its result; ``--write`` replaces the "## Soak" section of docs/performance.md.
+Everything talks to 127.0.0.1 only and every part stops by itself.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from firmware.bench import machine
+from firmware.cli import SOAK_MARK
+from tests.soak import kill
+from tests.soak.program import Program, ProgramError, Stream, set_up_game
+from webui.stream import KEEPALIVE_SECONDS
+
+CHUNK = 1000
+
+
+def selfplay(games: int, players: int = 4, workers: int | None = None, seed: int = 1) -> dict[str, Any]:
+    """Play ``games`` games in chunks of CHUNK over ``workers`` processes; count the failed chunks."""
+    workers = workers or os.cpu_count() or 1
+    chunks = [(index, min(CHUNK, games - start)) for index, start in enumerate(range(0, games, CHUNK))]
+    played = violations = 0
+    failures: list[str] = []
+    lock = threading.Lock()
+    started = time.monotonic()
+
+    def one(chunk: tuple[int, int]) -> None:
+        nonlocal played, violations
+        index, count = chunk
+        chunk_seed = seed * 1_000_003 + index
+        with tempfile.TemporaryDirectory() as tmp:
+            done = subprocess.run([sys.executable, "-m", "firmware.cli", "sim", "--games", str(count), "--players",
+                                   str(players), "--seed", str(chunk_seed), "--json", "--quiet"],
+                                  capture_output=True, text=True, cwd=tmp, timeout=3600, check=False)
+        with lock:
+            if done.returncode == 0:
+                played += json.loads(done.stdout)["games"]
+            else:
+                violations += 1
+                failures.append(f"seed {chunk_seed}: {(done.stdout + done.stderr).strip()[-500:]}")
+
+    with ThreadPoolExecutor(workers) as pool:
+        list(pool.map(one, chunks))
+    seconds = time.monotonic() - started
+    return {"games": played, "players": players, "processes": workers, "violations": violations,
+            "failures": failures, "seconds": round(seconds), "games_per_second": round(played / seconds, 1)}
+
+
+def session(minutes: float, data_dir: Path, seed: int = 1) -> dict[str, Any]:
+    """The program running for ``minutes`` with phones attached; its resources at the start and the end."""
+    rng = random.Random(seed)
+    program = Program(data_dir)
+    program.start()
+    stop = threading.Event()
+    record = kill.Record()
+    errors: list[str] = []
+    try:
+        banker, phones, table = set_up_game(program)
+        streams = [Stream(client, stop) for client in (banker, *phones.values())]
+        time.sleep(2.0)
+        at_start = program.proc_status()
+
+        def guarded(target: Any, *args: Any) -> None:
+            try:
+                target(*args)
+            except (ProgramError, AssertionError) as error:
+                errors.append(f"{type(error).__name__}: {error}")
+
+        for stream in streams:
+            stream.start()
+        workers = [threading.Thread(target=guarded, daemon=True, args=(
+            kill.phone_worker, name, client, record, stop, random.Random(rng.random()), 1.0))
+            for name, client in phones.items()]
+        workers.append(threading.Thread(target=guarded, daemon=True, args=(
+            kill.table_worker, table, record, stop, random.Random(rng.random()))))
+        for worker in workers:
+            worker.start()
+        samples = [at_start["rss_kb"]]
+        began = time.monotonic()
+        deadline = began + minutes * 60
+        settled = 0
+        while time.monotonic() < deadline:
+            time.sleep(min(30.0, max(0.0, deadline - time.monotonic())))
+            samples.append(program.proc_status()["rss_kb"])
+            if not settled and time.monotonic() - began >= min(300.0, minutes * 60 / 4):
+                settled = samples[-1]
+            if any(not worker.is_alive() for worker in workers):
+                errors.append("a worker stopped early")
+                break
+        stop.set()
+        for worker in workers:
+            worker.join(10)
+        for stream in streams:
+            stream.join()
+        # A stream's worker notices its phone is gone at its next write: the keepalive, every 15 s.
+        time.sleep(KEEPALIVE_SECONDS + 5.0)
+        at_end = program.proc_status()
+        program.stop()
+    finally:
+        stop.set()
+        if program.process is not None:
+            program.kill()
+    try:
+        kill.check_dead(data_dir / "banker.sqlite3", record)
+        game_id, seq, state_json = kill.last_state(data_dir / "banker.sqlite3")
+        del game_id, state_json
+    except kill.LostAction as error:
+        errors.append(f"LostAction: {error}")
+        seq = -1
+    from banker.invariants import check_invariants
+    from banker.journal import Journal
+
+    with Journal(data_dir / "banker.sqlite3") as journal:
+        current = journal.current_game()
+        assert current is not None
+        try:
+            check_invariants(journal.load(current))
+        except AssertionError as error:
+            errors.append(f"invariant: {error}")
+    return {"minutes": minutes, "actions": seq + 1, "phone_requests": len(record.sent),
+            "table_rounds": record.table_rounds, "violations": len(errors), "errors": errors[:10],
+            "rss_mb_start": round(at_start["rss_kb"] / 1024, 1), "rss_mb_end": round(at_end["rss_kb"] / 1024, 1),
+            "rss_mb_max": round(max(samples) / 1024, 1), "rss_mb_settled": round(settled / 1024, 1),
+            "fds_start": at_start["fds"], "fds_end": at_end["fds"],
+            "threads_start": at_start["threads"], "threads_end": at_end["threads"]}
+
+
+def markdown(results: dict[str, Any]) -> str:
+    when = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    lines = [SOAK_MARK, "", f"`make soak`, last run {when} on {machine()}.", ""]
+    play = results.get("selfplay")
+    if play:
+        lines.append(f"- Self-play: {play['games']:,} games of {play['players']} players, every invariant checked "
+                     f"after every action, {play['processes']} processes: {play['violations']} violations "
+                     f"({play['games_per_second']} games/s, {play['seconds']} s).")
+    kills = results.get("kills")
+    if kills:
+        lines.append(f"- Kills: {kills['kills']} SIGKILLs of `banker run --simulated` over {kills['requests']:,} "
+                     f"phone requests and {kills['table_rounds']} table rounds ({kills['actions']:,} actions "
+                     f"journaled); {kills['resent']} requests resent after a kill with their key, "
+                     f"{kills['already_done']} of them already done: {kills['lost']} acknowledged actions lost.")
+    run = results.get("session")
+    if run:
+        lines.append(f"- Table session: {run['minutes']} minutes with phones attached, {run['actions']:,} actions "
+                     f"({run['phone_requests']:,} phone requests, {run['table_rounds']} table rounds): "
+                     f"{run['violations']} violations; memory (VmRSS) {run['rss_mb_start']} MB at the start, "
+                     f"{run['rss_mb_settled']} MB after the first quarter (at most 5 minutes), "
+                     f"{run['rss_mb_end']} MB at the end, {run['rss_mb_max']} MB at most; file descriptors "
+                     f"{run['fds_start']} → {run['fds_end']}, threads {run['threads_start']} → {run['threads_end']}.")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="The long robustness runs of the table program.")
+    parser.add_argument("--games", type=int, default=100_000, help="self-play games (0: skip)")
+    parser.add_argument("--kills", type=int, default=200, help="SIGKILLs of the running program (0: skip)")
+    parser.add_argument("--session-minutes", type=float, default=60.0, help="the table session (0: skip)")
+    parser.add_argument("--processes", type=int, help="self-play processes (default: one per core)")
+    parser.add_argument("--write", help="replace the soak section of this Markdown file (docs/performance.md)")
+    args = parser.parse_args(argv)
+    results: dict[str, Any] = {}
+    failed = False
+    if args.games:
+        results["selfplay"] = play = selfplay(args.games, workers=args.processes)
+        print(f"self-play: {play}", flush=True)
+        failed |= play["violations"] > 0
+    if args.kills:
+        with tempfile.TemporaryDirectory() as tmp:
+            started = time.monotonic()
+            try:
+                totals = kill.run(args.kills, Path(tmp), log=sys.stdout)
+                lost = 0
+            except (kill.LostAction, ProgramError) as error:
+                print(f"kills FAILED: {type(error).__name__}: {error}")
+                failed, lost, totals = True, 1, kill.Totals()
+        results["kills"] = {"kills": totals.kills, "requests": totals.requests, "table_rounds": totals.table_rounds,
+                            "actions": totals.actions, "resent": totals.retried,
+                            "already_done": totals.retried_already_done, "lost": lost,
+                            "seconds": round(time.monotonic() - started)}
+        print(f"kills: {results['kills']}", flush=True)
+    if args.session_minutes:
+        with tempfile.TemporaryDirectory() as tmp:
+            results["session"] = run = session(args.session_minutes, Path(tmp))
+        print(f"session: {run}", flush=True)
+        failed |= run["violations"] > 0
+    text = markdown(results)
+    print(text)
+    if args.write:
+        path = Path(args.write)
+        old = path.read_text(encoding="utf-8") if path.exists() else ""
+        head = old[:old.index(SOAK_MARK)] if SOAK_MARK in old else old
+        path.write_text(head + text, encoding="utf-8")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
