@@ -2,11 +2,17 @@
 
 One row per action with its events, written in one transaction, so a committed payment survives
 pulling the plug. Nothing is deleted: undo is a row of its own. Restart replays the rows.
+Every :data:`SNAPSHOT_EVERY` actions the state is written beside its action (a snapshot), so that a
+restart replays only the actions after the newest snapshot at least :data:`UNDO_DEPTH` actions old: undo
+after a restart still reaches that far back (and when undos after that snapshot reach back before it,
+an older one is used). A snapshot that cannot be read, or whose replay fails, is
+ignored and the whole game is replayed. Journals written before snapshots load by a full replay.
 This is the only module of :mod:`banker` that touches the disk.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sqlite3
 import threading
@@ -16,9 +22,15 @@ from pathlib import Path
 
 from banker.actions import Action, NewGame, parse_action
 from banker.engine import apply
-from banker.errors import UnknownName
+from banker.errors import BankerError, UnknownName
 from banker.ledger import Event
+from banker.snapshot import from_snapshot, to_snapshot
 from banker.state import GameState
+
+SNAPSHOT_EVERY = 200
+"""Actions between two snapshots of a game's state."""
+UNDO_DEPTH = 100
+"""A resume starts from a snapshot at least this many actions old, so that undo still goes this far back."""
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -34,6 +46,13 @@ CREATE TABLE IF NOT EXISTS actions (
     action TEXT NOT NULL,
     events TEXT NOT NULL,
     at REAL NOT NULL,
+    PRIMARY KEY (game_id, seq)
+);
+CREATE TABLE IF NOT EXISTS snapshots (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    seq INTEGER NOT NULL,
+    state TEXT NOT NULL,
+    digest TEXT NOT NULL,
     PRIMARY KEY (game_id, seq)
 );
 CREATE TABLE IF NOT EXISTS settings (
@@ -115,17 +134,25 @@ class Journal:
         return game_id
 
     def append(self, game_id: int, seq: int, action: Action, events: Iterable[Event], at: float,
-               request: tuple[str, int, str] | None = None) -> None:
+               request: tuple[str, int, str] | None = None, state: GameState | None = None) -> None:
         """Write one action and its events in one durable transaction.
 
         ``request`` is (idempotency key, status, answer body) of the request that submitted the
         action: it is written in the same transaction, so a retried request finds its first answer
-        exactly when the action is in the journal.
+        exactly when the action is in the journal. ``state`` is the state the action led to: every
+        :data:`SNAPSHOT_EVERY` actions it is written as a snapshot, in the same transaction.
         """
+        snapshot = None
+        if state is not None and seq % SNAPSHOT_EVERY == 0:
+            text = to_snapshot(state)
+            snapshot = (game_id, seq, text, hashlib.sha256(text.encode()).hexdigest())
         with self._lock:
             self._db.execute("BEGIN IMMEDIATE")
             try:
                 self._insert(game_id, seq, action, events, at)
+                if snapshot is not None:
+                    self._db.execute("INSERT OR REPLACE INTO snapshots (game_id, seq, state, digest) "
+                                     "VALUES (?, ?, ?, ?)", snapshot)
                 if request is not None:
                     self._db.execute("INSERT INTO requests (key, status, body, at) VALUES (?, ?, ?, ?)",
                                      (*request, at))
@@ -229,7 +256,42 @@ class Journal:
             yield parse_action(line)
 
     def load(self, game_id: int) -> GameState:
-        """Replay a saved game to its current state."""
+        """The saved game's current state: from its newest usable snapshot, else by a full replay."""
+        self._require(game_id)
+        with self._lock:
+            last = self._db.execute("SELECT MAX(seq) FROM actions WHERE game_id = ?", (game_id,)).fetchone()[0]
+            snapshots = [] if last is None else self._db.execute(
+                "SELECT seq, state, digest FROM snapshots WHERE game_id = ? AND seq <= ? ORDER BY seq DESC LIMIT 3",
+                (game_id, last - UNDO_DEPTH)).fetchall()
+        # The newest first; an older one when undos after the newest reach back before it.
+        for seq, text, digest in snapshots:
+            state = self._from_snapshot(game_id, seq, text, digest)
+            if state is not None and state.seq == last:
+                return state
+        return self.replay(game_id)
+
+    def _from_snapshot(self, game_id: int, seq: int, text: str, digest: str) -> GameState | None:
+        """The current state from the snapshot taken at ``seq``; None if that does not work out."""
+        if hashlib.sha256(text.encode()).hexdigest() != digest:
+            return None
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT seq, action FROM actions WHERE game_id = ? AND (seq = 0 OR seq > ?) ORDER BY seq",
+                (game_id, seq)).fetchall()
+        try:
+            start, _ = apply(None, parse_action(rows[0][1]))
+            state = from_snapshot(text, start)
+            if rows[0][0] != 0 or state.seq != seq:
+                return None
+            for _, line in rows[1:]:
+                state, _ = apply(state, parse_action(line))
+        except (ValueError, IndexError, BankerError):
+            # An undo reaching back before the snapshot, or a snapshot of something else: not this one.
+            return None
+        return state
+
+    def replay(self, game_id: int) -> GameState:
+        """Replay a saved game from its first action to its current state (no snapshot used)."""
         state: GameState | None = None
         for action in self.actions(game_id):
             state, _ = apply(state, action)

@@ -115,7 +115,7 @@ class Session:
                 self.journal.record_request(request[0], request[1], request[2], at)
         else:
             assert self._game_id is not None
-            self.journal.append(self._game_id, state.seq, action, events, at, request)
+            self.journal.append(self._game_id, state.seq, action, events, at, request, state)
 
     def _publish(self, state: GameState, events: tuple[Event, ...], action: Action) -> None:
         """Swap the state in and tell the subscribers (who must only enqueue: they run under the lock)."""
