@@ -12,7 +12,8 @@ from typing import Any
 
 EXAMPLES = """examples:
   banker bench
-  banker bench --json --resume-actions 5000 --commits 500"""
+  banker bench --json --resume-actions 20000 --commits 500
+  PEER_MONOPOLY=/tmp/peer banker bench     # also the ratio to github.com/gamescomputersplay/monopoly"""
 
 
 def register(sub: Any) -> None:
@@ -25,23 +26,28 @@ def register(sub: Any) -> None:
     p.add_argument("--commits", type=int, default=300,
                    help="journal commits timed for the latency figures (at least 1; default 300)")
     p.add_argument("--all", action="store_true", help="also the hardware and advisor figures")
+    p.add_argument("--peer", help="a checkout of github.com/gamescomputersplay/monopoly to compare self-play with "
+                                  "(default: $PEER_MONOPOLY; without either the ratio is left out)")
     p.set_defaults(func=run)
 
 
 def game_actions(count: int, seed: int = 7) -> list[Any]:
-    """A long, legal action sequence from self-play (games chained until ``count`` actions)."""
+    """A long, legal action sequence from self-play: rich bots (nobody goes bankrupt) play until ``count``."""
+    from banker.engine import apply
+    from banker.errors import BankerError
     from banker.sim.cli import lineup
     from banker.sim.game import Game
 
-    game = Game(seed, lineup(seed, 4), check=True)
-    game.play(max_turns=100_000)
-    actions = list(game.log)
-    while len(actions) < count:
-        seed += 1
-        more = Game(seed, lineup(seed, 4), check=True)
-        more.play(max_turns=100_000)
-        if len(more.log) > len(actions):
-            actions = list(more.log)
+    game = Game(seed, lineup(seed, 4), rules={"starting_cash": 1_000_000}, check=False)
+    game.play(max_turns=count)
+    actions: list[Any] = []
+    state = None
+    for action in game.log:
+        try:
+            state, _ = apply(state, action)
+        except BankerError:
+            continue  # a bot's try that the engine refused: the log keeps it, a journal never has it
+        actions.append(action)
     return actions[:count]
 
 
@@ -71,7 +77,7 @@ def bench_journal(actions: list[Any], commits: int) -> dict[str, Any]:
         for action in actions[1:]:
             state, events = apply(state, action)
             started = time.perf_counter()
-            journal.append(game_id, state.seq, action, events, 0.0)
+            journal.append(game_id, state.seq, action, events, 0.0, state=state)
             if len(latencies) < commits:
                 latencies.append(time.perf_counter() - started)
         journal.close()
@@ -80,35 +86,49 @@ def bench_journal(actions: list[Any], commits: int) -> dict[str, Any]:
         started = time.perf_counter()
         resumed = reopened.load(game_id)
         resume = time.perf_counter() - started
+        started = time.perf_counter()
+        replayed = reopened.replay(game_id)
+        replay = time.perf_counter() - started
         reopened.close()
-        assert resumed.seq == state.seq
+        assert resumed == replayed == state
     return {
         "journal_synchronous": "FULL",
         "commit_median_ms": round(statistics.median(latencies) * 1000, 3),
         "commit_p99_ms": round(latencies[int(len(latencies) * 0.99) - 1] * 1000, 3),
         "resume_actions": len(actions),
         "resume_seconds": round(resume, 4),
+        "resume_full_replay_seconds": round(replay, 4),
     }
 
 
-def bench_sim(games: int = 200) -> dict[str, float]:
-    from banker.sim.cli import simulate
+def bench_sim(games: int = 200, peer: str | None = None) -> dict[str, float | None]:
+    """Self-play games and turns per second, invariants checked and not, and their ratio to the peer
+    simulator's when its checkout is given (each measured in a fresh process, in turn)."""
+    from banker.sim.peer import measure_ours, measure_peer, peer_path, rates
 
-    checked = simulate(games, 4, 11, check=True)
-    unchecked = simulate(games, 4, 11, check=False)
-    return {
-        "sim_games_per_second_checked": checked["games_per_second"],
-        "sim_games_per_second_unchecked": unchecked["games_per_second"],
-        "sim_mean_actions": checked["mean_actions"],
-    }
+    figures: dict[str, float | None] = {}
+    for name, check in (("checked", True), ("unchecked", False)):
+        games_s, turns_s = rates(measure_ours(games, check))
+        figures[f"sim_games_per_second_{name}"] = round(games_s, 1)
+        figures[f"sim_turns_per_second_{name}"] = round(turns_s)
+    path = peer_path(peer)
+    if path is None:
+        return figures
+    games_s, turns_s = rates(measure_peer(path, games))
+    figures["peer_games_per_second"] = round(games_s, 1)
+    figures["peer_turns_per_second"] = round(turns_s)
+    for name in ("checked", "unchecked"):
+        figures[f"sim_games_ratio_to_peer_{name}"] = round((figures[f"sim_games_per_second_{name}"] or 0) / games_s, 2)
+        figures[f"sim_turns_ratio_to_peer_{name}"] = round((figures[f"sim_turns_per_second_{name}"] or 0) / turns_s, 2)
+    return figures
 
 
-def run_bench(resume_actions: int = 2000, commits: int = 300) -> dict[str, Any]:
+def run_bench(resume_actions: int = 2000, commits: int = 300, peer: str | None = None) -> dict[str, Any]:
     actions = game_actions(resume_actions)
     figures: dict[str, Any] = {}
     figures.update(bench_engine(actions))
     figures.update(bench_journal(actions, commits))
-    figures.update(bench_sim())
+    figures.update(bench_sim(peer=peer))
     return figures
 
 
@@ -121,7 +141,7 @@ def run(args: argparse.Namespace) -> int:
     if args.commits < 1:
         print("--commits must be at least 1", file=sys.stderr)
         return 2
-    figures = run_bench(args.resume_actions, args.commits)
+    figures = run_bench(args.resume_actions, args.commits, args.peer)
     if args.all:
         for module in ("hardware.bench", "banker.advisor.bench"):
             try:
