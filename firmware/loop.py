@@ -29,7 +29,7 @@ from banker.session import Session
 from banker.state import GameState
 from firmware import grammar as g
 from firmware import screens
-from firmware.tags import TagSet, label, parse_meaning, simulated_tags
+from firmware.tags import TagError, TagSet, label, parse_meaning, simulated_tags
 from hardware.display import ScreenView, render_view
 from hardware.errors import HardwareError
 from hardware.factory import Table
@@ -99,7 +99,11 @@ class TableLoop:
         if tags is None:
             tags = TagSet(simulated_tags()) if table.mode != "pi" else TagSet()
             for uid, meaning in stored.items():
-                tags.add(uid, meaning)
+                try:
+                    tags.add(uid, meaning)
+                except TagError as error:
+                    # One damaged row must not keep the table from starting: that card reads as unknown.
+                    log.warning("the journal's tag %s is left out: %s", uid, error)
         self.tags = tags
         self.language = self.journal.setting("language") or language
         self.clock = clock
