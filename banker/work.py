@@ -11,7 +11,20 @@ from typing import Any
 
 from banker.errors import IllegalAction
 from banker.ledger import Event, Transaction
-from banker.state import BANK, POT, Auction, Debt, Decision, GameState, History, PlayerState, PropertyState
+from banker.state import (
+    BANK,
+    POT,
+    Auction,
+    Debt,
+    Decision,
+    GameState,
+    History,
+    PlayerState,
+    PropertyState,
+    make_player,
+    make_property,
+    make_state,
+)
 
 Money = int
 
@@ -38,25 +51,26 @@ class Work:
         self.events: list[Event] = []
 
     def freeze(self, history: History | None = None) -> GameState:
-        return GameState(
-            edition=self.edition,
-            rules=self.rules,
-            players=self.players if isinstance(self.players, tuple) else tuple(self.players),
-            props=self.props if isinstance(self.props, tuple) else tuple(self.props),
-            bank_houses=self.bank_houses,
-            bank_hotels=self.bank_hotels,
-            bank=self.bank,
-            pot=self.pot,
-            debts=tuple(self.debts),
-            decisions=tuple(self.decisions),
-            auction=self.auction,
-            turn=self.turn,
-            bankrupt_order=self.bankrupt_order,
-            winner=self.winner,
-            ended=self.ended,
-            seq=self.state.seq + 1,
-            history=history,
-            seats=self.state.seats,
+        # Every field of GameState, in its order (make_state is GameState(...) without the frozen __init__'s cost).
+        return make_state(
+            self.edition,
+            self.rules,
+            self.players if isinstance(self.players, tuple) else tuple(self.players),
+            self.props if isinstance(self.props, tuple) else tuple(self.props),
+            self.bank_houses,
+            self.bank_hotels,
+            self.bank,
+            self.pot,
+            tuple(self.debts),
+            tuple(self.decisions),
+            self.auction,
+            self.turn,
+            self.bankrupt_order,
+            self.winner,
+            self.ended,
+            self.state.seq + 1,
+            history,
+            self.state.seats,
         )
 
     # --- reading -------------------------------------------------------------------------------
@@ -85,24 +99,24 @@ class Work:
     def set_player(self, seat: int, **changes: Any) -> None:
         if isinstance(self.players, tuple):
             self.players = list(self.players)
-        p = self.players[seat]
-        self.players[seat] = PlayerState(
-            name=p.name,
-            cash=changes.get("cash", p.cash),
-            jail_cards=changes.get("jail_cards", p.jail_cards),
-            in_jail=changes.get("in_jail", p.in_jail),
-            bankrupt=changes.get("bankrupt", p.bankrupt),
+        p: PlayerState = self.players[seat]
+        self.players[seat] = make_player(
+            p.name,
+            changes.get("cash", p.cash),
+            changes.get("jail_cards", p.jail_cards),
+            changes.get("in_jail", p.in_jail),
+            changes.get("bankrupt", p.bankrupt),
         )
 
     def set_prop(self, number: int, **changes: Any) -> None:
         if isinstance(self.props, tuple):
             self.props = list(self.props)
-        ps = self.props[number]
-        self.props[number] = PropertyState(
-            owner=changes.get("owner", ps.owner),
-            houses=changes.get("houses", ps.houses),
-            hotel=changes.get("hotel", ps.hotel),
-            mortgaged=changes.get("mortgaged", ps.mortgaged),
+        ps: PropertyState = self.props[number]
+        self.props[number] = make_property(
+            changes.get("owner", ps.owner),
+            changes.get("houses", ps.houses),
+            changes.get("hotel", ps.hotel),
+            changes.get("mortgaged", ps.mortgaged),
         )
 
     def _add(self, account: str, amount: Money) -> None:
