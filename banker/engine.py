@@ -47,8 +47,10 @@ from banker.actions import (
 )
 from banker.errors import BadInput, BankerError, IllegalAction
 from banker.ledger import Event
-from banker.state import GameState, History
+from banker.state import GameState, History, positional_constructor
 from banker.work import Work
+
+make_history: Callable[[GameState, Action], History] = positional_constructor(History)
 
 Handler = Callable[[Work, Any], None]
 
@@ -119,7 +121,7 @@ def apply(state: GameState | None, action: Action) -> tuple[GameState, tuple[Eve
     if state.auction is not None and isinstance(action, RAISING_MONEY):
         # The high bid must stay one that auction_close can honour: an auction never locks the game.
         deeds.check_bid_stands(w)
-    return w.freeze(History(state, action)), tuple(w.events)
+    return w.freeze(make_history(state, action)), tuple(w.events)
 
 
 def _common_checks(w: Work, action: Action) -> None:

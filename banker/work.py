@@ -7,6 +7,7 @@ All money moves through :meth:`Work.transfer`, which records a balanced :class:`
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Callable
 from typing import Any
 
 from banker.errors import IllegalAction
@@ -24,7 +25,12 @@ from banker.state import (
     make_player,
     make_property,
     make_state,
+    positional_constructor,
 )
+
+# Built once or more by nearly every action: without the frozen dataclass __init__'s per-field cost.
+make_event: Callable[[str, dict[str, Any], Transaction | None], Event] = positional_constructor(Event)
+make_transaction: Callable[[str, tuple[tuple[str, int], ...]], Transaction] = positional_constructor(Transaction)
 
 Money = int
 
@@ -94,7 +100,7 @@ class Work:
 
     # --- editing -------------------------------------------------------------------------------
     def event(self, kind: str, transaction: Transaction | None = None, **params: Any) -> None:
-        self.events.append(Event(kind, params, transaction))
+        self.events.append(make_event(kind, params, transaction))
 
     def set_player(self, seat: int, **changes: Any) -> None:
         if isinstance(self.players, tuple):
@@ -128,11 +134,14 @@ class Work:
             seat = self.seat_of(account)
             if seat is None:  # pragma: no cover - accounts are checked by the handlers
                 raise IllegalAction("unknown_account", account=account)
-            self.set_player(seat, cash=self.players[seat].cash + amount)
+            if isinstance(self.players, tuple):
+                self.players = list(self.players)
+            p = self.players[seat]
+            self.players[seat] = make_player(p.name, p.cash + amount, p.jail_cards, p.in_jail, p.bankrupt)
 
     def transfer(self, payer: str, payee: str, amount: Money, reason: str) -> Transaction:
         """Move ``amount`` from ``payer`` to ``payee`` as one balanced transaction."""
-        txn = Transaction(reason, ((payer, -amount), (payee, amount)))
+        txn = make_transaction(reason, ((payer, -amount), (payee, amount)))
         self._add(payer, -amount)
         self._add(payee, amount)
         return txn
@@ -144,7 +153,7 @@ class Work:
         self._add(payer, -total)
         for account, amount in shares:
             self._add(account, amount)
-        return Transaction(reason, postings)
+        return make_transaction(reason, postings)
 
     def charge(self, seat: int, creditor: str, amount: Money, reason: str, *, shared: bool = False,
                **params: Any) -> bool:
