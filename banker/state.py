@@ -134,6 +134,8 @@ class GameState:
         return [seat for seat, p in enumerate(self.players) if not p.bankrupt]
 
     def debts_of(self, seat: int) -> list[Debt]:
+        if not self.debts:  # nearly always, and asked often
+            return []
         return [d for d in self.debts if d.debtor == seat]
 
     def debt_total(self, seat: int) -> Money:

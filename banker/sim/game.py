@@ -364,7 +364,7 @@ class Game:
         """Who holds what, worked out again only when a deed changed (the deeds tuple is then new)."""
         props = self.state.props
         if self._view is None or self._view.props is not props:
-            self._view = BoardView.of(self, props)
+            self._view = BoardView.of(self, props, self._view)
         return self._view
 
     def manage(self, seat: int) -> None:
@@ -449,42 +449,47 @@ class Game:
                 return
 
 
+GroupPart = tuple[int | None, list[tuple[int, int, int]]]
+"""What one street group tells the bots: the seat owning it whole and unmortgaged (else None), and
+(seat, deed it lacks, that deed's holder) for each seat one deed short of it."""
+
+
 @dataclass
 class BoardView:
     """What the bots need to know about the deeds, per seat."""
 
-    props: object
+    props: tuple[PropertyState, ...]
     mortgaged: dict[int, list[int]]
     """Mortgaged deeds of each seat, in board order."""
     complete: dict[int, list[tuple[int, ...]]]
     """Street groups a seat owns whole, with nothing mortgaged."""
     wants: dict[int, list[tuple[int, int, int | None]]]
     """Streets that would complete a group: (deed, its owner, a deed to swap for it or None)."""
+    parts: list[GroupPart]
+    """Each street group's part, in the order of ``Game.streets``."""
 
     @classmethod
-    def of(cls, game: Game, props: tuple[PropertyState, ...]) -> BoardView:
+    def of(cls, game: Game, props: tuple[PropertyState, ...], before: BoardView | None = None) -> BoardView:
+        """The view of ``props``; the parts of the street groups whose deeds are the very objects they were
+        in ``before`` are taken from it (an action replaces only the deeds it changes)."""
         mortgaged: dict[int, list[int]] = {}
         for number, ps in enumerate(props):
             if ps.mortgaged and ps.owner is not None:
                 mortgaged.setdefault(ps.owner, []).append(number)
         complete: dict[int, list[tuple[int, ...]]] = {}
         lacking: dict[int, list[tuple[int, int, int]]] = {}  # seat -> (deed it lacks, holder, group index)
+        parts: list[GroupPart] = []
         for index, (_group, members) in enumerate(game.streets):
-            states = [props[n] for n in members]
-            holders = [ps.owner for ps in states]
-            first = holders[0]
-            if first is not None and holders.count(first) == len(holders):
-                if not any(ps.mortgaged for ps in states):
-                    complete.setdefault(first, []).append(members)
-                continue
-            if any(ps.houses or ps.hotel for ps in states):
-                continue
-            for seat in set(holders):
-                if seat is not None and holders.count(seat) == len(holders) - 1:
-                    number = members[next(i for i, owner in enumerate(holders) if owner != seat)]
-                    holder = props[number].owner
-                    if holder is not None:
-                        lacking.setdefault(seat, []).append((number, holder, index))
+            if before is not None and all(props[n] is before.props[n] for n in members):
+                part = before.parts[index]
+            else:
+                part = cls.group_part(members, props)
+            parts.append(part)
+            whole, short = part
+            if whole is not None:
+                complete.setdefault(whole, []).append(members)
+            for seat, number, holder in short:
+                lacking.setdefault(seat, []).append((number, holder, index))
         wants: dict[int, list[tuple[int, int, int | None]]] = {}
         for seat, needs in lacking.items():
             for number, other, index in needs:
@@ -494,7 +499,25 @@ class BoardView:
                 sole = sum(1 for n in members if props[n].owner == other) == 1
                 if swap is not None or sole:
                     wants.setdefault(seat, []).append((number, other, swap))
-        return cls(props, mortgaged, complete, wants)
+        return cls(props, mortgaged, complete, wants, parts)
+
+    @staticmethod
+    def group_part(members: tuple[int, ...], props: tuple[PropertyState, ...]) -> GroupPart:
+        states = [props[n] for n in members]
+        holders = [ps.owner for ps in states]
+        first = holders[0]
+        if first is not None and holders.count(first) == len(holders):
+            return (None if any(ps.mortgaged for ps in states) else first), []
+        if any(ps.houses or ps.hotel for ps in states):
+            return None, []
+        short = []
+        for seat in set(holders):
+            if seat is not None and holders.count(seat) == len(holders) - 1:
+                number = members[next(i for i, owner in enumerate(holders) if owner != seat)]
+                holder = props[number].owner
+                if holder is not None:
+                    short.append((seat, number, holder))
+        return None, short
 
 
 def play_game(seed: int, strategies: list[Strategy], *, edition: str = "us",
