@@ -230,12 +230,13 @@ def run(kills: int, data_dir: Path, seed: int = 1, max_alive_s: float = 3.0, log
     pending: list[Sent] = []
     resolved: dict[str, int] = {}
     for number in range(1, kills + 1):
+        dead = last_state(journal_path)
         program.start()
         for client in clients:
             client.port = program.port
         try:
-            game_id, seq, state_json = check_alive(program, journal_path, banker, phones, table, pending, resolved,
-                                                   totals)
+            game_id, seq, state_json = check_alive(program, journal_path, dead, banker, phones, table, pending,
+                                                   resolved, totals)
             record = Record()
             record.seen[seq] = state_json
             stop = threading.Event()
@@ -270,11 +271,12 @@ def run(kills: int, data_dir: Path, seed: int = 1, max_alive_s: float = 3.0, log
                 resolved[sent.journal_key] = sent.status
         if log is not None and (number % 10 == 0 or number == kills):
             print(f"kill {number}: {totals}", file=log, flush=True)
+    dead = last_state(journal_path)
     program.start()
     for client in clients:
         client.port = program.port
     try:
-        _, seq, _ = check_alive(program, journal_path, banker, phones, table, pending, resolved, totals)
+        _, seq, _ = check_alive(program, journal_path, dead, banker, phones, table, pending, resolved, totals)
         totals.actions = seq + 1
     finally:
         program.stop()
@@ -288,15 +290,18 @@ def last_state(journal_path: Path) -> tuple[int, int, str]:
     return game_id, seq, states[seq]
 
 
-def check_alive(program: Program, journal_path: Path, banker: Client, phones: dict[str, Client], table: Client,
-                pending: list[Sent], resolved: dict[str, int], totals: Totals) -> tuple[int, int, str]:
-    """The checks after a restart; resends the unanswered requests with their keys."""
-    game_id, seq, state_json = last_state(journal_path)
-    if json.dumps(banker.state(), sort_keys=True) != state_json:
-        raise LostAction("after the restart /api/state is not the replay of the journal")
+def check_alive(program: Program, journal_path: Path, dead: tuple[int, int, str], banker: Client,
+                phones: dict[str, Client], table: Client, pending: list[Sent], resolved: dict[str, int],
+                totals: Totals) -> tuple[int, int, str]:
+    """The checks after a restart (``dead``: the journal's replay before it); resends the unanswered
+    requests with their keys."""
+    game_id, seq, state_json = dead
     if seq > 0:
+        # First, while the notice is up (a few seconds from the start).
         expected = expected_resume_frame(seq)
         wait_for(lambda: frame_pixels(table) == expected, 5.0, "the table's resumed notice")
+    if json.dumps(banker.state(), sort_keys=True) != state_json:
+        raise LostAction("after the restart /api/state is not the replay of the journal")
     while pending:
         sent = pending.pop()
         answer = sent.client.act(sent.action, sent.key)
