@@ -185,6 +185,8 @@ class _Reader:
         return EditionError("edition_file", file=self.file, field=where, problem=problem)
 
     def get(self, table: dict[str, Any], key: str, kind: type, where: str, default: Any = ...) -> Any:
+        if not isinstance(table, dict):  # e.g. a card or a square edited into a number
+            raise self.fail(where, f"expected a table, got {table!r}")
         if key not in table:
             if default is ...:
                 raise self.fail(f"{where}.{key}", "missing")
