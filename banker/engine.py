@@ -136,7 +136,7 @@ def _common_checks(w: Work, action: Action) -> None:
     seat = state.seat(actor)
     if state.players[seat].bankrupt:
         raise IllegalAction("player_bankrupt", player=actor)
-    pending = [d for d in state.decisions if d.player == seat]
+    pending = [d for d in state.decisions if d.player == seat] if state.decisions else None
     if pending:
         ids = {state.edition.properties[d.property].id for d in pending}
         # Only the decision itself: unmortgage or keep_mortgaged of a deed waiting for one (§7.5).

@@ -10,6 +10,9 @@ always run. Without a clean state every check runs.
 
 from __future__ import annotations
 
+from banker.actions import AuctionClose
+from banker.engine import apply
+from banker.errors import BankerError
 from banker.state import GameState
 
 
@@ -24,8 +27,10 @@ def invariant_errors(state: GameState, clean: GameState | None = None) -> list[s
     if state.pot < 0:
         errors.append(f"pot is negative: {state.pot}")
     bankrupt_changed = cards_changed = clean is None
+    active = 0
     for seat, p in enumerate(players):
         total += p.cash
+        active += not p.bankrupt
         if p.cash < 0:
             errors.append(f"{p.name} has negative cash {p.cash}")
         if p.bankrupt and (p.cash or p.jail_cards or p.in_jail):
@@ -51,16 +56,12 @@ def invariant_errors(state: GameState, clean: GameState | None = None) -> list[s
         ps = state.props[dec.property]
         if ps.owner != dec.player or not ps.mortgaged:
             errors.append(f"decision on {state.edition.properties[dec.property].id} is stale")
-    if not state.ended and sum(1 for p in players if not p.bankrupt) < 2:
+    if not state.ended and active < 2:
         errors.append("game goes on with fewer than two players")
     if state.ended and (state.auction is not None or state.decisions):
         errors.append("the game is over with an auction or a decision still pending")
     if state.auction is not None and not state.ended:
         # The rules always offer a way forward: an open auction can be closed.
-        from banker.actions import AuctionClose
-        from banker.engine import apply
-        from banker.errors import BankerError
-
         try:
             apply(state, AuctionClose())
         except BankerError as exc:
@@ -81,7 +82,7 @@ def _deed_errors(state: GameState, clean: GameState | None) -> list[str]:
         numbers: list[int] | range = range(len(props))
         houses = hotels = 0
     else:
-        numbers = [n for n, (ps, was) in enumerate(zip(props, clean.props, strict=True)) if ps is not was]
+        numbers = [n for n, ps, was in zip(range(len(props)), props, clean.props, strict=True) if ps is not was]
         houses = rules.houses - clean.bank_houses - sum(clean.props[n].houses for n in numbers)
         hotels = rules.hotels - clean.bank_hotels - sum(clean.props[n].hotel for n in numbers)
     groups: set[str] = set()
