@@ -51,4 +51,5 @@ class Table:
         return cls(edition, rng, [0] * players, [0] * players, decks)
 
     def roll(self) -> tuple[int, int]:
-        return self.rng.randint(1, 6), self.rng.randint(1, 6)
+        # randint(1, 6) is randrange(1, 7) one call further: the same numbers, a little slower.
+        return self.rng.randrange(1, 7), self.rng.randrange(1, 7)
