@@ -36,6 +36,10 @@ Money = int
 
 
 class Work:
+    # Built and read once per action: slots make that a little cheaper, and a misspelt field an error.
+    __slots__ = ("state", "edition", "rules", "players", "props", "bank_houses", "bank_hotels", "bank", "pot",
+                 "debts", "decisions", "auction", "turn", "bankrupt_order", "winner", "ended", "events")
+
     def __init__(self, state: GameState) -> None:
         self.state = state
         self.edition = state.edition
@@ -96,7 +100,7 @@ class Work:
         return self.rules.hotel_level if ps.hotel else ps.houses
 
     def has_debt(self, seat: int) -> bool:
-        return any(d.debtor == seat for d in self.debts)
+        return bool(self.debts) and any(d.debtor == seat for d in self.debts)
 
     # --- editing -------------------------------------------------------------------------------
     def event(self, kind: str, transaction: Transaction | None = None, **params: Any) -> None:
