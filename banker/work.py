@@ -51,8 +51,9 @@ class Work:
         self.bank_hotels = state.bank_hotels
         self.bank = state.bank
         self.pot = state.pot
-        self.debts = list(state.debts)
-        self.decisions = list(state.decisions)
+        # Replaced, never edited in place, so the state's tuples are shared until an action changes them.
+        self.debts: list[Debt] | tuple[Debt, ...] = state.debts
+        self.decisions: list[Decision] | tuple[Decision, ...] = state.decisions
         self.auction: Auction | None = state.auction
         self.turn = state.turn
         self.bankrupt_order = state.bankrupt_order
@@ -173,7 +174,7 @@ class Work:
             txn = self.transfer(name, creditor, amount, reason)
             self.event("paid", txn, player=name, to=creditor, amount=amount, reason=reason, **params)
             return True
-        self.debts.append(Debt(seat, creditor, amount, reason, shared))
+        self.debts = [*self.debts, Debt(seat, creditor, amount, reason, shared)]
         self.event("debt", player=name, to=creditor, amount=amount, reason=reason,
                    missing=max(0, sum(d.amount for d in self.debts if d.debtor == seat) - self.players[seat].cash),
                    **params)
@@ -184,7 +185,7 @@ class Work:
         return POT if self.rules.free_parking_pot else BANK
 
     def add_decision(self, seat: int, number: int) -> None:
-        self.decisions.append(Decision(seat, number))
+        self.decisions = [*self.decisions, Decision(seat, number)]
         self.event("decision_needed", player=self.name(seat), property=self.edition.properties[number].id,
                    keep_fee=self.rules.interest(self.edition.properties[number].mortgage),
                    unmortgage_cost=self.rules.lift_cost(self.edition.properties[number].mortgage))
