@@ -364,7 +364,10 @@ def performance_markdown(figures: dict[str, Any], when: str, where: str) -> str:
         "hardware/README.md). The page's tap → frame event includes the simulated reader's polling interval, "
         "the HTTP request and the stream; it is what a phone watching the simulated table sees.",
         "",
+        "The p99 and worst figures move with whatever else the machine is doing; the medians are steadier.",
+        "",
         "The robustness runs (`make soak`) and their last results: see the end of this file.",
+        "",
         "",
     ]
     return "\n".join(lines)
