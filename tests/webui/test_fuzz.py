@@ -186,7 +186,7 @@ def check(world: World, request: dict[str, Any]) -> None:
         assert world.snapshot() == before, "a refusal changed something: " + where
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
 @given(batch=st.lists(requests(), min_size=1, max_size=5))
 def test_random_requests_get_documented_answers(batch: list[dict[str, Any]], tmp_path_factory: Any) -> None:
     world = WORLDS.get("world")
