@@ -149,7 +149,12 @@ def serve(config: Config, table: Table, stop: threading.Event, mode: str) -> int
         code = join_code(journal)
         loop = TableLoop(session, table, language=config.language)
         app = create_app(session, table=loop, config={"DATA_DIR": str(config.data_dir), "LANGUAGE": loop.language})
-        server = start(app, config.host, config.port)
+        try:
+            server = start(app, config.host, config.port)
+        except OSError as error:
+            print(f"banker run: cannot serve the phone page on {config.host}:{config.port} ({error.strerror}): "
+                  "another program (or another table) uses that port; stop it or choose --port", file=sys.stderr)
+            return 2
         base = f"http://{host_for_phones}:{server.port}"
         app.config["BASE_URL"] = base
         loop.join_code, loop.join_url = code, join_url(base, code)

@@ -107,3 +107,18 @@ def test_bench_counts_every_frame() -> None:
     figures = bench_tap_to_frame(taps=24)
     assert figures["table_frames"] == 24
     assert 0 < figures["table_tap_to_frame_median_ms"] <= figures["table_tap_to_frame_worst_ms"]
+
+
+def test_banker_run_says_so_when_its_port_is_taken(tmp_path: Path) -> None:
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run([sys.executable, "-m", "firmware.cli", "run", "--simulated", "--port", str(port),
+                               "--host", "127.0.0.1", "--data-dir", str(tmp_path)],
+                              capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 2
+    assert "another program (or another table) uses that port" in done.stderr
+    assert "Traceback" not in done.stderr
