@@ -150,10 +150,15 @@ def run(args: argparse.Namespace) -> int:
                 continue
             figures.update({f"{module.split('.')[-2]}_{k}": round(v, 3) if isinstance(v, float) else v
                             for k, v in extra.items()})
-    if args.json:
-        print(json.dumps(figures))
-    else:
-        width = max(len(k) for k in figures)
-        for key, value in figures.items():
-            print(f"{key:<{width}}  {value}")
+    print_figures(figures, as_json=args.json)
     return 0
+
+
+def print_figures(figures: dict[str, Any], *, as_json: bool) -> None:
+    """The figures as one JSON object, or one aligned ``name  value`` line each."""
+    if as_json:
+        print(json.dumps(figures))
+        return
+    width = max(len(k) for k in figures)
+    for key, value in figures.items():
+        print(f"{key:<{width}}  {value}")

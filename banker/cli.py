@@ -28,8 +28,9 @@ LANGS = ["en", "ru", "bg"]
 Command = Callable[[argparse.Namespace], int]
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+def main(argv: Sequence[str] | None = None, parser: argparse.ArgumentParser | None = None) -> int:
+    """Run a ``banker`` command; ``parser`` is this module's unless another part adds commands to it."""
+    parser = parser or build_parser()
     args = parser.parse_args(argv)
     if not hasattr(args, "func"):
         parser.print_help()

@@ -99,26 +99,14 @@ class _Program:
         self.port, self.code = self._wait_for_address()
 
     def _wait_for_address(self) -> tuple[int, str]:
-        import re
-        import threading
+        from firmware.run import announced_address
 
-        lines: list[str] = []
-
-        def read() -> None:
-            assert self.process.stdout is not None
-            for line in self.process.stdout:
-                lines.append(line)
-                if line.startswith("Phones:"):
-                    return
-
-        reader = threading.Thread(target=read, daemon=True)
-        reader.start()
-        reader.join(30)
-        found = re.search(r"http://127\.0\.0\.1:(\d+)/j/\S+ \(code (\w+)\)", "".join(lines))
-        if found is None:
+        assert self.process.stdout is not None
+        port, code, text = announced_address(self.process.stdout, 30)
+        if not port:
             self.process.kill()
-            raise ProgramBenchError(f"banker run did not start: {''.join(lines)!r}")
-        return int(found.group(1)), found.group(2)
+            raise ProgramBenchError(f"banker run did not start: {text!r}")
+        return port, code
 
     def rss_mb(self) -> float:
         from webui.load import rss_mb

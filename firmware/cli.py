@@ -14,16 +14,11 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from banker.cli import build_parser as build_banker_parser
+from banker.cli import main as banker_main
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if not hasattr(args, "func"):
-        parser.print_help()
-        return 2
-    result: int = args.func(args)
-    return result
+    return banker_main(argv, build_parser())
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -69,6 +64,7 @@ def cmd_bench(args: argparse.Namespace, engine_bench: Callable[[argparse.Namespa
     running program's; ``--all`` all of them; ``--write FILE`` keeps the table's and program's as Markdown."""
     from datetime import UTC, datetime
 
+    from banker.bench import print_figures
     from firmware.bench import bench_program, bench_tap_to_frame, machine, performance_markdown
 
     if not args.table and not args.program:
@@ -80,12 +76,7 @@ def cmd_bench(args: argparse.Namespace, engine_bench: Callable[[argparse.Namespa
         figures.update(bench_tap_to_frame())
     if args.program or args.all:
         figures.update(bench_program())
-    if args.json:
-        print(json.dumps(figures))
-    else:
-        width = max(len(k) for k in figures)
-        for key, value in figures.items():
-            print(f"{key:<{width}}  {value}")
+    print_figures(figures, as_json=args.json)
     if args.write:
         when = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
         path = Path(args.write)

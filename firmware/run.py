@@ -12,6 +12,7 @@ import argparse
 import contextlib
 import logging
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -19,7 +20,7 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 from types import FrameType
-from typing import Any
+from typing import IO, Any
 
 from banker.journal import Journal
 from banker.messages import render
@@ -49,6 +50,30 @@ def register(sub: Any) -> None:
     p.add_argument("--data-dir", help="directory of the journal (default: the config's)")
     p.add_argument("--lang", choices=["en", "ru", "bg"], help="the table's language")
     p.set_defaults(func=cmd_run)
+
+
+ANNOUNCED = re.compile(r"http://127\.0\.0\.1:(\d+)/j/\S+ \(code (\w+)\)")
+"""The "Phones: …" line ``banker run`` prints once it serves, on a loopback address."""
+
+
+def announced_address(stdout: IO[str], timeout: float) -> tuple[int, str, str]:
+    """Read what a starting ``banker run --host 127.0.0.1`` prints until it says where it serves:
+    (port, join code, the text read). Port 0 and an empty code when it did not say so in ``timeout``
+    seconds (the text then says why)."""
+    lines: list[str] = []
+
+    def read() -> None:
+        for line in stdout:
+            lines.append(line)
+            if line.startswith("Phones:"):
+                return
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    reader.join(timeout)
+    text = "".join(lines)
+    found = ANNOUNCED.search(text)
+    return (int(found.group(1)), found.group(2), text) if found else (0, "", text)
 
 
 def local_address() -> str:

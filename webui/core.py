@@ -113,7 +113,12 @@ def log_lines(state: GameState, events: tuple[Event, ...] | list[Event], languag
 def submit(who: Phone, action: Action, key: str) -> tuple[int, str, bool]:
     """Check the phone's right to ``action`` and submit it at most once for ``key``."""
     authorize(who, action)
-    language = who.lang
+    return submit_once(action, key, who.lang)
+
+
+def submit_once(action: Action, key: str, language: str) -> tuple[int, str, bool]:
+    """Submit ``action`` at most once for ``key``: the log lines of what it did, or the refusal, in
+    ``language`` (the caller has checked that the phone may do it)."""
 
     def respond(state: GameState, events: tuple[Event, ...]) -> tuple[int, str]:
         return 200, json.dumps({"ok": True, "seq": state.seq, "log": log_lines(state, events, language)},

@@ -29,7 +29,7 @@ from banker.scores import final_scores
 from banker.state import GameState
 from banker.text import describe_event
 from webui.auth import PIN_SETTING, NotAllowed, Phone, check_pin, phone_id
-from webui.core import error_body, error_status, lang, log_lines, services
+from webui.core import error_body, error_status, lang, services, submit_once
 from webui.join import join_code, normalize_code
 
 GROUP_COLOURS = {
@@ -176,16 +176,7 @@ def answer_trade(who: Phone, proposal_id: int, answer: str, key: str) -> tuple[i
         svc.trades.remove(proposal_id)
         svc.broker.notify_trades()
         return 200, json.dumps({"ok": True, answer: proposal_id}), False
-    language = who.lang
-
-    def respond(state: GameState, events: tuple[Event, ...]) -> tuple[int, str]:
-        return 200, json.dumps({"ok": True, "seq": state.seq, "log": log_lines(state, events, language)},
-                               ensure_ascii=False)
-
-    def refuse(error: BankerError) -> tuple[int, str]:
-        return error_status(error), error_body(error.key, error.translated(language))
-
-    status, body, replayed = svc.session.submit_once(proposal.trade, key, respond, refuse)
+    status, body, replayed = submit_once(proposal.trade, key, who.lang)
     if status == 200:
         svc.trades.remove(proposal_id)
         svc.broker.notify_trades()

@@ -10,7 +10,6 @@ import contextlib
 import http.client
 import json
 import os
-import re
 import signal
 import socket
 import subprocess
@@ -22,6 +21,8 @@ from dataclasses import dataclass, field
 from http.cookies import SimpleCookie
 from pathlib import Path
 from typing import IO, Any
+
+from firmware.run import announced_address
 
 PIN = "8642"
 PLAYERS = ("Ann", "Bob", "Cy")
@@ -51,24 +52,11 @@ class Program:
              "--data-dir", str(self.data_dir)],
             stdout=subprocess.PIPE, stderr=self.log, text=True, cwd=Path(__file__).resolve().parents[2])
         assert self.process.stdout is not None
-        lines: list[str] = []
-
-        def read() -> None:
-            assert self.process is not None and self.process.stdout is not None
-            for line in self.process.stdout:
-                lines.append(line)
-                if line.startswith("Phones:"):
-                    return
-
-        reader = threading.Thread(target=read, daemon=True)
-        reader.start()
-        reader.join(START_TIMEOUT_S)
-        text = "".join(lines)
-        found = re.search(r"http://127\.0\.0\.1:(\d+)/j/\S+ \(code (\w+)\)", text)
-        if found is None:
+        port, code, text = announced_address(self.process.stdout, START_TIMEOUT_S)
+        if not port:
             self.kill()
             raise ProgramError(f"banker run did not start: {text!r}")
-        self.port, self.code = int(found.group(1)), found.group(2)
+        self.port, self.code = port, code
 
     @property
     def pid(self) -> int:
