@@ -156,6 +156,36 @@ def _undo(state: GameState) -> tuple[GameState, tuple[Event, ...]]:
     return restored, (Event("undone", {"action": undone.to_json()}),)
 
 
+def undo_depth(state: GameState) -> int:
+    """How many actions :func:`apply` can undo from ``state`` (the length of its undo chain)."""
+    depth = 0
+    history = state.history
+    while history is not None:
+        depth += 1
+        history = history.previous.history
+    return depth
+
+
+def trim_history(state: GameState, keep: int) -> GameState:
+    """``state`` with an undo chain of at most ``keep`` actions: the same game, fewer old states kept alive.
+
+    A long-running table would otherwise keep every state of the game in memory. The states kept are
+    rebuilt (never edited), so a state somebody else holds does not change; the result equals ``state``.
+    """
+    chain: list[GameState] = []
+    oldest = state
+    while oldest.history is not None and len(chain) < keep:
+        chain.append(oldest)
+        oldest = oldest.history.previous
+    if oldest.history is None:
+        return state
+    trimmed = replace(oldest, history=None)
+    for newer in reversed(chain):
+        assert newer.history is not None
+        trimmed = replace(newer, history=make_history(trimmed, newer.history.action))
+    return trimmed
+
+
 def is_legal(state: GameState, action: Action) -> bool:
     """Whether :func:`apply` would accept ``action`` now."""
     try:

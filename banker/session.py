@@ -13,16 +13,21 @@ import time
 from collections.abc import Callable
 from dataclasses import replace
 
-from banker.actions import Action, NewGame
+from banker.actions import Action, NewGame, Undo
 from banker.edition import load_edition
-from banker.engine import apply
+from banker.engine import apply, trim_history, undo_depth
 from banker.errors import BankerError, IllegalAction
-from banker.journal import Journal
+from banker.journal import UNDO_DEPTH, Journal
 from banker.ledger import Event
 from banker.rules import Rules
 from banker.state import GameState
 
 Subscriber = Callable[[GameState, tuple[Event, ...], Action], None]
+
+UNDO_KEPT = 2 * UNDO_DEPTH
+"""The undo chain held in memory is cut back to :data:`UNDO_DEPTH` actions when it grows past this: undo
+reaches at least as far back as after a restart, and a table running for hours holds a bounded number
+of old states."""
 
 
 class Session:
@@ -35,6 +40,8 @@ class Session:
         self._state: GameState | None = None
         self._game_id: int | None = None
         self._subscribers: list[Subscriber] = []
+        self._depth = 0
+        """Length of the current state's undo chain."""
 
     @classmethod
     def resume(cls, journal: Journal, game_id: int | None = None, **kwargs: object) -> Session:
@@ -44,6 +51,7 @@ class Session:
         if target is not None:
             session._state = journal.load(target)
             session._game_id = target
+            session._depth = undo_depth(session._state)
             journal.set_current(target)
         return session
 
@@ -80,7 +88,7 @@ class Session:
         with self._lock:
             state, events, action = self._apply(action)
             self._journal(state, events, action, None)
-            self._publish(state, events, action)
+            state = self._publish(state, events, action)
         return state, events
 
     def preview(self, action: Action) -> tuple[GameState, tuple[Event, ...]]:
@@ -117,11 +125,21 @@ class Session:
             assert self._game_id is not None
             self.journal.append(self._game_id, state.seq, action, events, at, request, state)
 
-    def _publish(self, state: GameState, events: tuple[Event, ...], action: Action) -> None:
+    def _publish(self, state: GameState, events: tuple[Event, ...], action: Action) -> GameState:
         """Swap the state in and tell the subscribers (who must only enqueue: they run under the lock)."""
+        if isinstance(action, NewGame):
+            self._depth = 0
+        elif isinstance(action, Undo):
+            self._depth = max(0, self._depth - 1)
+        else:
+            self._depth += 1
+            if self._depth > UNDO_KEPT:
+                state = trim_history(state, UNDO_DEPTH)
+                self._depth = UNDO_DEPTH
         self._state = state
         for callback in list(self._subscribers):
             callback(state, events, action)
+        return state
 
     def submit_once(
         self,
@@ -156,4 +174,5 @@ class Session:
             state = self.journal.load(game_id)
             self.journal.set_current(game_id)
             self._state, self._game_id = state, game_id
+            self._depth = undo_depth(state)
         return state

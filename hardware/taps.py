@@ -18,6 +18,7 @@ Tests call :meth:`TagReaderHub.poll_once` directly; the table calls :meth:`TagRe
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import queue
 import threading
@@ -41,6 +42,8 @@ SAME_CARD_COOLDOWN_S = 1.0
 POLL_INTERVAL_S = 0.015
 """Pause between polling rounds. An empty MFRC522 poll takes ≈2.6 ms (the driver's 2 ms timer),
 so four readers and this pause make a round of ≈25 ms with the CPU asleep most of it."""
+REMOVALS_KEPT = 64
+"""Removals :attr:`TagReaderHub.removals` keeps when nobody reads them."""
 
 
 @dataclass(frozen=True)
@@ -117,8 +120,9 @@ class TagReaderHub:
         self.cooldown_s = cooldown_s
         self.interval_s = interval_s
         self.taps: queue.Queue[Tap] = queue.Queue()
-        self.removals: queue.Queue[Removal] = queue.Queue()
-        """A :class:`Removal` for each card taken away (for whoever wants them; the taps do not wait)."""
+        self.removals: queue.Queue[Removal] = queue.Queue(REMOVALS_KEPT)
+        """A :class:`Removal` for each card taken away, the newest :data:`REMOVALS_KEPT` of them (for whoever
+        wants them; the taps do not wait, and nobody reading them costs no memory over hours of play)."""
         self.faults: dict[int, HardwareError] = {}
         """The last error of each reader that is currently failing."""
         self.last_good: list[float | None] = [None] * len(self.readers)
@@ -161,6 +165,16 @@ class TagReaderHub:
                     self.taps.put(tap)
         return found
 
+    def _removed(self, removal: Removal) -> None:
+        """Report a removal; when nobody has read the last :data:`REMOVALS_KEPT`, the oldest is dropped."""
+        while True:
+            try:
+                self.removals.put_nowait(removal)
+                return
+            except queue.Full:
+                with contextlib.suppress(queue.Empty):
+                    self.removals.get_nowait()
+
     def _debounce(self, index: int, uid: bytes | None, *, busy: bool = False, exact: bool = False) -> Tap | None:
         presence = self._presence[index]
         now = self._clock()
@@ -176,7 +190,7 @@ class TagReaderHub:
             if not exact:
                 gone = gone and now - presence.last_seen >= self.remove_after_s
             if gone:
-                self.removals.put(Removal(index, presence.uid, now))
+                self._removed(Removal(index, presence.uid, now))
                 presence.uid = None
                 presence.misses = 0
             return None
@@ -185,7 +199,7 @@ class TagReaderHub:
         if uid == presence.uid:
             return None
         if presence.uid is not None:
-            self.removals.put(Removal(index, presence.uid, now))
+            self._removed(Removal(index, presence.uid, now))
         presence.uid = uid
         if not exact:
             last = presence.tapped.get(uid)

@@ -10,7 +10,7 @@ from hardware.emulator import EmulatedCard
 from hardware.errors import NfcReaderError
 from hardware.nfc import Mfrc522Reader
 from hardware.protocols import TagReader
-from hardware.taps import Removal, SimulatedReader, TagReaderHub, Tap
+from hardware.taps import REMOVALS_KEPT, Removal, SimulatedReader, TagReaderHub, Tap
 from tests.hardware.conftest import Readers
 
 ANN = bytes.fromhex("DEADBEEF")
@@ -254,3 +254,15 @@ def test_a_card_pulled_away_mid_read_taps_once_with_its_full_uid(readers: Reader
         assert run(hub, 3) == []
         readers.ce0.place(card)
         assert run(hub, 3) == [Tap(0, BOB)]
+
+
+def test_removals_nobody_reads_keep_only_the_newest() -> None:
+    # The table reads taps only: over hours of play the unread removals must not pile up.
+    cards = [bytes([4, 0, 0, n % 256, n // 256, 1, 2]) for n in range(500)]
+    clock = Clock(step=1.0)  # every poll a second apart: each card is gone after one empty poll pair
+    hub = TagReaderHub([ScriptedReader(*[result for card in cards for result in (card, None, None)])], clock=clock)
+    taps = run(hub, 3 * len(cards), clock)
+    assert len(taps) == len(cards)
+    assert hub.removals.qsize() == REMOVALS_KEPT
+    kept = [hub.removals.get_nowait() for _ in range(REMOVALS_KEPT)]
+    assert [removal.uid for removal in kept] == cards[-REMOVALS_KEPT:]

@@ -86,6 +86,16 @@ class Program:
             self.log = None
         return code
 
+    def open_files(self) -> list[str]:
+        """What each open file descriptor of the program points at (sockets and pipes by kind only)."""
+        targets = []
+        for fd in sorted(os.listdir(f"/proc/{self.pid}/fd"), key=int):
+            with contextlib.suppress(OSError):
+                target = os.readlink(f"/proc/{self.pid}/fd/{fd}")
+                targets.append(target.split(":")[0] if target.startswith(("socket:", "pipe:", "anon_inode:"))
+                               else target)
+        return targets
+
     def proc_status(self) -> dict[str, int]:
         """VmRSS (kB), threads and open file descriptors of the program, from /proc."""
         out = {"rss_kb": 0, "threads": 0, "fds": len(os.listdir(f"/proc/{self.pid}/fd"))}

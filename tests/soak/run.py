@@ -83,6 +83,7 @@ def session(minutes: float, data_dir: Path, seed: int = 1) -> dict[str, Any]:
         streams = [Stream(client, stop) for client in (banker, *phones.values())]
         time.sleep(2.0)
         at_start = program.proc_status()
+        files_start = program.open_files()
 
         def guarded(target: Any, *args: Any) -> None:
             try:
@@ -119,6 +120,7 @@ def session(minutes: float, data_dir: Path, seed: int = 1) -> dict[str, Any]:
         # A stream's worker notices its phone is gone at its next write: the keepalive, every 15 s.
         time.sleep(KEEPALIVE_SECONDS + 5.0)
         at_end = program.proc_status()
+        files_end = program.open_files()
         program.stop()
     finally:
         stop.set()
@@ -146,7 +148,8 @@ def session(minutes: float, data_dir: Path, seed: int = 1) -> dict[str, Any]:
             "rss_mb_start": round(at_start["rss_kb"] / 1024, 1), "rss_mb_end": round(at_end["rss_kb"] / 1024, 1),
             "rss_mb_max": round(max(samples) / 1024, 1), "rss_mb_settled": round(settled / 1024, 1),
             "fds_start": at_start["fds"], "fds_end": at_end["fds"],
-            "threads_start": at_start["threads"], "threads_end": at_end["threads"]}
+            "threads_start": at_start["threads"], "threads_end": at_end["threads"],
+            "files_start": files_start, "files_end": files_end}
 
 
 def markdown(results: dict[str, Any]) -> str:
