@@ -10,6 +10,9 @@ always run. Without a clean state every check runs.
 
 from __future__ import annotations
 
+from itertools import compress
+from operator import is_not
+
 from banker.actions import AuctionClose
 from banker.engine import apply
 from banker.errors import BankerError
@@ -82,7 +85,7 @@ def _deed_errors(state: GameState, clean: GameState | None) -> list[str]:
         numbers: list[int] | range = range(len(props))
         houses = hotels = 0
     else:
-        numbers = [n for n, ps, was in zip(range(len(props)), props, clean.props, strict=True) if ps is not was]
+        numbers = list(compress(range(len(props)), map(is_not, props, clean.props)))  # the replaced deeds
         houses = rules.houses - clean.bank_houses - sum(clean.props[n].houses for n in numbers)
         hotels = rules.hotels - clean.bank_hotels - sum(clean.props[n].hotel for n in numbers)
     groups: set[str] = set()

@@ -98,3 +98,18 @@ def test_bots_finish_games_of_every_edition_and_house_rule(
         edition: str, players: int, rules: dict[str, object]) -> None:
     summary = simulate(3, players, seed=8, edition=edition, rules=rules, check=True)
     assert sum(summary["ended_by"].values()) == 3
+
+
+def test_dice_are_the_numbers_randrange_draws() -> None:
+    import random
+
+    from banker.edition import load_edition
+    from banker.sim.movement import Table
+
+    table = Table.start(load_edition("us"), 4, random.Random(11))
+    reference = random.Random(11)
+    reference.shuffle(list(range(16)))  # Table.start shuffles both decks first
+    reference.shuffle(list(range(16)))
+    rolls = [table.roll() for _ in range(20_000)]
+    assert rolls == [(reference.randrange(1, 7), reference.randrange(1, 7)) for _ in range(20_000)]
+    assert {die for roll in rolls for die in roll} == {1, 2, 3, 4, 5, 6}

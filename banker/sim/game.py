@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from itertools import compress
+from operator import attrgetter, is_not
 from typing import Any
 
 from banker.actions import (
@@ -48,6 +50,7 @@ from banker.state import GameState, PropertyState
 from banker.worth import liquidation_value, total_worth
 
 JAIL = 10
+MORTGAGED = attrgetter("mortgaged")
 MAX_JAIL_ROLLS = 3
 
 
@@ -94,6 +97,11 @@ class Game:
         self.table = Table.start(self.edition, len(names), self.rng)
         self.streets = [(g, m) for g, m in self.edition.groups.items()
                         if self.edition.properties[m[0]].kind == "street"]
+        self.street_of = [-1] * len(self.edition.properties)
+        """Each deed's index in ``streets`` (-1 for a railroad or a utility)."""
+        for index, (_group, members) in enumerate(self.streets):
+            for number in members:
+                self.street_of[number] = index
         self._view: BoardView | None = None
         self._clean: GameState | None = None
         """The last state the invariants were checked on and held: what an action left alone is not checked again."""
@@ -372,29 +380,32 @@ class Game:
         state = self.state
         if state.ended or state.players[seat].bankrupt or state.debts_of(seat) or state.decisions:
             return
-        self.trade_for_groups(seat)
-        state = self.state
-        # A trade's settlement may have ended the game or left the seat owing or deciding.
-        if state.ended or state.players[seat].bankrupt or state.debts_of(seat) or state.decisions:
-            return
+        if seat in self.view().wants:
+            self.trade_for_groups(seat)
+            state = self.state
+            # A trade's settlement may have ended the game or left the seat owing or deciding.
+            if state.ended or state.players[seat].bankrupt or state.debts_of(seat) or state.decisions:
+                return
         strategy = self.strategies[seat]
         name = self.name(seat)
-        rules = self.state.rules
+        rules = state.rules
         for number in self.view().mortgaged.get(seat, ()):
             prop = self.edition.properties[number]
             cost = rules.lift_cost(prop.mortgage)
             if self.state.players[seat].cash - cost >= strategy.reserve + 100:
                 self.act(Unmortgage(name, prop.id))
-        max_level = min(strategy.build_to, rules.hotel_level)
+        hotel_level = rules.hotel_level
+        max_level = min(strategy.build_to, hotel_level)
         if 0 < self.state.bank_houses <= 2:
             self.house_auction()
         for members in self.view().complete.get(seat, ()):
             while True:
-                low, number = min((self.state.level(n), n) for n in members)
+                props = self.state.props
+                low, number = min((hotel_level if props[n].hotel else props[n].houses, n) for n in members)
                 prop = self.edition.properties[number]
                 if low >= max_level or self.state.players[seat].cash - prop.house_price < strategy.reserve:
                     break
-                hotel_next = low + 1 == rules.hotel_level
+                hotel_next = low + 1 == hotel_level
                 if (self.state.bank_hotels if hotel_next else self.state.bank_houses) < 1:
                     break
                 self.act(Build(name, prop.id))
@@ -473,14 +484,17 @@ class BoardView:
         """The view of ``props``; the parts of the street groups whose deeds are the very objects they were
         in ``before`` are taken from it (an action replaces only the deeds it changes)."""
         mortgaged: dict[int, list[int]] = {}
-        for number, ps in enumerate(props):
-            if ps.mortgaged and ps.owner is not None:
-                mortgaged.setdefault(ps.owner, []).append(number)
+        for number in compress(range(len(props)), map(MORTGAGED, props)):
+            owner = props[number].owner
+            if owner is not None:
+                mortgaged.setdefault(owner, []).append(number)
+        # The street groups (indexes into game.streets) with a deed that is not the object it was.
+        changed = set() if before is None else set(compress(game.street_of, map(is_not, props, before.props)))
         complete: dict[int, list[tuple[int, ...]]] = {}
         lacking: dict[int, list[tuple[int, int, int]]] = {}  # seat -> (deed it lacks, holder, group index)
         parts: list[GroupPart] = []
         for index, (_group, members) in enumerate(game.streets):
-            if before is not None and all(props[n] is before.props[n] for n in members):
+            if before is not None and index not in changed:
                 part = before.parts[index]
             else:
                 part = cls.group_part(members, props)

@@ -51,5 +51,12 @@ class Table:
         return cls(edition, rng, [0] * players, [0] * players, decks)
 
     def roll(self) -> tuple[int, int]:
-        # randint(1, 6) is randrange(1, 7) one call further: the same numbers, a little slower.
-        return self.rng.randrange(1, 7), self.rng.randrange(1, 7)
+        """Two dice: the numbers ``randrange(1, 7)`` gives, drawn as it draws them, at a third of its cost."""
+        bits = self.rng.getrandbits
+        first = bits(3)
+        while first >= 6:  # randrange(1, 7) is 1 + _randbelow(6): 3 random bits, drawn again while >= 6
+            first = bits(3)
+        second = bits(3)
+        while second >= 6:
+            second = bits(3)
+        return first + 1, second + 1
