@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck shellcheck bench sim clean chromium screenshots load soak perf
+.PHONY: run test lint typecheck shellcheck bench sim clean chromium screenshots load soak perf compiled
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed")'
@@ -27,8 +27,18 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict banker hardware firmware webui
 
-test: lint typecheck chromium shellcheck
+# The engine's tests run twice: on the Python build, and on the compiled build (banker.native) of the
+# same source, which must play the same games. pytest runs as a script there so that build comes first.
+NATIVE_TESTS := tests/engine tests/test_sim.py tests/test_sim_fingerprints.py tests/test_native.py \
+	tests/test_journal_snapshots.py tests/test_session_history.py tests/test_games.py tests/test_inputs.py
+test: lint typecheck chromium shellcheck compiled
 	$(BIN)/python -m pytest
+	PYTHONPATH=build/compiled BANKER_NATIVE=1 $(BIN)/pytest -p no:cacheprovider --import-mode=append $(NATIVE_TESTS)
+
+# The engine, the invariant checks and the bots compiled to C with mypyc, in build/compiled (banker.native):
+# PYTHONPATH=build/compiled banker sim ... runs them. Kept while the sources are unchanged.
+compiled: $(STAMP)
+	$(BIN)/python -m banker.native
 
 # The Pi's setup script. Installs shellcheck when missing and running as root; otherwise says so and skips.
 shellcheck:
@@ -60,12 +70,13 @@ sim: $(STAMP)
 
 # The long robustness runs (not in `make test`): 100,000 self-played games on every core, 200 SIGKILLs of
 # the running program, an hour of the simulated table with phones attached. Results go to docs/performance.md.
-soak: $(STAMP)
-	$(BIN)/python -m tests.soak.run --games 100000 --kills 200 --session-minutes 60 --write docs/performance.md
+soak: compiled
+	$(BIN)/python -m tests.soak.run --games 100000 --compiled build/compiled --kills 200 --session-minutes 60 \
+		--write docs/performance.md
 
 # The table's and the running program's figures, written to docs/performance.md.
 perf: $(STAMP)
 	$(BIN)/banker bench --table --program --write docs/performance.md
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build

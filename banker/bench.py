@@ -101,25 +101,36 @@ def bench_journal(actions: list[Any], commits: int) -> dict[str, Any]:
     }
 
 
-def bench_sim(games: int = 200, peer: str | None = None) -> dict[str, float | None]:
-    """Self-play games and turns per second, invariants checked and not, and their ratio to the peer
+def bench_sim(games: int = 200, peer: str | None = None) -> dict[str, Any]:
+    """Self-play games and turns per second, invariants checked and not, on the Python build and on the
+    compiled one (:mod:`banker.native`) when it is built and current, and their ratio to the peer
     simulator's when its checkout is given (each measured in a fresh process, in turn)."""
-    from banker.sim.peer import measure_ours, measure_peer, peer_path, rates
+    from banker.sim.peer import compiled_build, measure_ours, measure_peer, peer_path, rates
 
-    figures: dict[str, float | None] = {}
-    for name, check in (("checked", True), ("unchecked", False)):
-        games_s, turns_s = rates(measure_ours(games, check))
-        figures[f"sim_games_per_second_{name}"] = round(games_s, 1)
-        figures[f"sim_turns_per_second_{name}"] = round(turns_s)
+    figures: dict[str, Any] = {}
+    compiled = compiled_build()
+    builds: list[tuple[str, Path | None]] = [("", None)]
+    if compiled is not None:
+        builds.append(("compiled_", compiled))
+    else:
+        figures["sim_compiled"] = "not built (make compiled)"
+    for prefix, path in builds:
+        for name, check in (("checked", True), ("unchecked", False)):
+            games_s, turns_s = rates(measure_ours(games, check, path))
+            figures[f"sim_{prefix}games_per_second_{name}"] = round(games_s, 1)
+            figures[f"sim_{prefix}turns_per_second_{name}"] = round(turns_s)
     path = peer_path(peer)
     if path is None:
         return figures
     games_s, turns_s = rates(measure_peer(path, games))
     figures["peer_games_per_second"] = round(games_s, 1)
     figures["peer_turns_per_second"] = round(turns_s)
-    for name in ("checked", "unchecked"):
-        figures[f"sim_games_ratio_to_peer_{name}"] = round((figures[f"sim_games_per_second_{name}"] or 0) / games_s, 2)
-        figures[f"sim_turns_ratio_to_peer_{name}"] = round((figures[f"sim_turns_per_second_{name}"] or 0) / turns_s, 2)
+    for prefix, _ in builds:
+        for name in ("checked", "unchecked"):
+            figures[f"sim_{prefix}games_ratio_to_peer_{name}"] = round(
+                figures[f"sim_{prefix}games_per_second_{name}"] / games_s, 2)
+            figures[f"sim_{prefix}turns_ratio_to_peer_{name}"] = round(
+                figures[f"sim_{prefix}turns_per_second_{name}"] / turns_s, 2)
     return figures
 
 

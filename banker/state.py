@@ -5,14 +5,12 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from banker.actions import Action
 from banker.edition import Edition, Property, closest
 from banker.errors import UnknownName
 from banker.rules import Rules
-
-if TYPE_CHECKING:
-    from banker.actions import Action
 
 Money = int
 BANK = "bank"
@@ -167,6 +165,8 @@ def positional_constructor(cls: type[Any]) -> Callable[..., Any]:
     (:class:`banker.work.Work`) uses these; the object is frozen like any other once returned.
     """
     names = [f.name for f in fields(cls)]
+    if not hasattr(cls, "__slots__"):
+        return cls  # compiled (banker.native): the class's own constructor is already the fast one
     if set(names) != set(cls.__slots__):  # pragma: no cover - every field is a slot of these classes
         raise TypeError(f"{cls.__name__} is not a slotted dataclass")
     scope: dict[str, Any] = {"new": object.__new__, "cls": cls}

@@ -13,6 +13,7 @@ from banker.errors import BankerError
 from banker.export import state_to_json
 from banker.invariants import check_invariants
 from banker.ledger import Event, Transaction, balances
+from banker.native import is_native
 from banker.state import GameState
 
 
@@ -88,3 +89,13 @@ class Table:
 @pytest.fixture
 def table() -> Table:
     return Table()
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """On the compiled build (banker.native) the tests that monkeypatch compiled code are skipped, saying so."""
+    if not is_native():
+        return
+    skip = pytest.mark.skip(reason="monkeypatches compiled code: runs on the Python build")
+    for item in items:
+        if "pure_python" in item.keywords:
+            item.add_marker(skip)

@@ -220,6 +220,7 @@ def test_every_option_has_help_and_every_command_an_example() -> None:
             assert action.help, f"{name} {action.option_strings or action.dest}"
 
 
+@pytest.mark.pure_python
 def test_a_self_play_failure_prints_the_seed_and_writes_the_script(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     from banker.sim import game

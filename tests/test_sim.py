@@ -61,6 +61,7 @@ def test_turn_limit_ends_as_a_timed_game() -> None:
     assert result.ended_by == "turn_limit" and result.turns == 20 and result.winner is not None
 
 
+@pytest.mark.pure_python
 def test_a_broken_invariant_stops_with_the_seed_and_the_script(monkeypatch: pytest.MonkeyPatch) -> None:
     """new_game and the eleven actions up to the one after which the check failed."""
     import banker.sim.game as sim_game

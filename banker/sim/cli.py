@@ -47,6 +47,7 @@ def lineup(game_seed: int, players: int) -> list[Strategy]:
 
 def simulate(games: int, players: int, seed: int, edition: str = "us", rules: dict[str, Any] | None = None,
              check: bool = True, max_turns: int = 1000, progress: bool = False) -> dict[str, Any]:
+    from banker.native import is_native
     from banker.sim.game import play_game
 
     ended: Counter[str] = Counter()
@@ -79,6 +80,7 @@ def simulate(games: int, players: int, seed: int, edition: str = "us", rules: di
         "players": players,
         "seed": seed,
         "checked": check,
+        "compiled": is_native(),
         "seconds": round(elapsed, 3),
         "games_per_second": round(games / elapsed, 1) if elapsed else 0.0,
         "mean_turns": round(turns / games, 1) if games else 0.0,
@@ -132,7 +134,8 @@ def run(args: argparse.Namespace) -> int:
         return 0
     print(f"{summary['games']} games of {summary['players']} players in {summary['seconds']} s: "
           f"{summary['games_per_second']} games/s"
-          + ("" if summary["checked"] else " (invariant checks off)"))
+          + ("" if summary["checked"] else " (invariant checks off)")
+          + (" on the compiled engine" if summary["compiled"] else ""))
     print(f"mean length: {summary['mean_turns']} turns"
           + (f", {summary['mean_actions']} actions ({summary['actions_per_second']} actions/s)"
              if summary["checked"] else ""))

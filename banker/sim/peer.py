@@ -15,9 +15,11 @@ from pathlib import Path
 
 OURS = """
 import json
+from banker.native import is_native
 from banker.sim.cli import simulate
 s = simulate({games}, 4, 1, check={check})
-print(json.dumps({{"games": s["games"], "seconds": s["seconds"], "turns": s["mean_turns"] * s["games"]}}))
+print(json.dumps({{"games": s["games"], "seconds": s["seconds"], "turns": s["mean_turns"] * s["games"],
+                  "native": is_native()}}))
 """
 
 # The peer's own game loop (monopoly.core.game.monopoly_game), its seeds drawn as its scripts/simulate.py
@@ -58,15 +60,35 @@ def peer_path(given: str | Path | None = None) -> Path | None:
     return path if (path / "monopoly" / "core" / "game.py").is_file() else None
 
 
-def _run(code: str, cwd: Path | None = None) -> dict[str, float]:
-    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True, cwd=cwd)
+def _run(code: str, cwd: Path | None = None, path: Path | None = None) -> dict[str, float]:
+    env = dict(os.environ)
+    if path is not None:
+        env["PYTHONPATH"] = os.pathsep.join([str(path.resolve()), *filter(None, [env.get("PYTHONPATH")])])
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True, cwd=cwd, env=env)
     figures: dict[str, float] = json.loads(out.stdout.strip().splitlines()[-1])
     return figures
 
 
-def measure_ours(games: int, check: bool) -> dict[str, float]:
-    """{"games", "seconds", "turns"} of ``banker sim`` (4 players, seed 1) in a fresh process."""
-    return _run(OURS.format(games=games, check=check))
+def measure_ours(games: int, check: bool, compiled: Path | None = None) -> dict[str, float]:
+    """{"games", "seconds", "turns", "native"} of ``banker sim`` (4 players, seed 1) in a fresh process;
+    on the compiled build of :mod:`banker.native` in ``compiled`` when given.
+
+    Raises:
+        RuntimeError: ``compiled`` was given but the child did not run the compiled engine.
+    """
+    here = Path(__file__).resolve().parents[2]  # the engine of this checkout, not another one on the path
+    figures = _run(OURS.format(games=games, check=check), cwd=here if compiled is None else compiled, path=compiled)
+    if compiled is not None and not figures["native"]:
+        raise RuntimeError(f"{compiled} holds no compiled engine (python -m banker.native --out {compiled})")
+    return figures
+
+
+def compiled_build() -> Path | None:
+    """The compiled build of :mod:`banker.native` in its default place, if it is there and current."""
+    from banker.native import DEFAULT_OUT, DIGEST_FILE, source_digest
+
+    stamp = DEFAULT_OUT / DIGEST_FILE
+    return DEFAULT_OUT if stamp.exists() and stamp.read_text() == source_digest() else None
 
 
 def measure_peer(path: Path, games: int) -> dict[str, float]:

@@ -39,14 +39,20 @@ from webui.stream import KEEPALIVE_SECONDS
 CHUNK = 1000
 
 
-def selfplay(games: int, players: int = 4, workers: int | None = None, seed: int = 1) -> dict[str, Any]:
-    """Play ``games`` games in chunks of CHUNK over ``workers`` processes; count the failed chunks."""
+def selfplay(games: int, players: int = 4, workers: int | None = None, seed: int = 1,
+             compiled: Path | None = None) -> dict[str, Any]:
+    """Play ``games`` games in chunks of CHUNK over ``workers`` processes; count the failed chunks.
+    With ``compiled``, on that compiled build of the engine (:mod:`banker.native`), checked to be the one that ran."""
     workers = workers or os.cpu_count() or 1
     chunks = [(index, min(CHUNK, games - start)) for index, start in enumerate(range(0, games, CHUNK))]
     played = violations = 0
     failures: list[str] = []
     lock = threading.Lock()
     started = time.monotonic()
+    env = dict(os.environ)
+    if compiled is not None:
+        env["PYTHONPATH"] = str(compiled.resolve())
+    builds: set[bool] = set()
 
     def one(chunk: tuple[int, int]) -> None:
         nonlocal played, violations
@@ -55,10 +61,12 @@ def selfplay(games: int, players: int = 4, workers: int | None = None, seed: int
         with tempfile.TemporaryDirectory() as tmp:
             done = subprocess.run([sys.executable, "-m", "firmware.cli", "sim", "--games", str(count), "--players",
                                    str(players), "--seed", str(chunk_seed), "--json", "--quiet"],
-                                  capture_output=True, text=True, cwd=tmp, timeout=3600, check=False)
+                                  capture_output=True, text=True, cwd=tmp, timeout=3600, check=False, env=env)
         with lock:
             if done.returncode == 0:
-                played += json.loads(done.stdout)["games"]
+                summary = json.loads(done.stdout)
+                played += summary["games"]
+                builds.add(summary["compiled"])
             else:
                 violations += 1
                 failures.append(f"seed {chunk_seed}: {(done.stdout + done.stderr).strip()[-500:]}")
@@ -66,7 +74,10 @@ def selfplay(games: int, players: int = 4, workers: int | None = None, seed: int
     with ThreadPoolExecutor(workers) as pool:
         list(pool.map(one, chunks))
     seconds = time.monotonic() - started
+    if compiled is not None and False in builds:
+        raise RuntimeError(f"{compiled} holds no compiled engine: the Python one ran (make compiled)")
     return {"games": played, "players": players, "processes": workers, "violations": violations,
+            "compiled": builds == {True},
             "failures": failures, "seconds": round(seconds), "games_per_second": round(played / seconds, 1)}
 
 
@@ -157,8 +168,9 @@ def markdown(results: dict[str, Any]) -> str:
     lines = [SOAK_MARK, "", f"`make soak`, last run {when} on {machine()}.", ""]
     play = results.get("selfplay")
     if play:
-        lines.append(f"- Self-play: {play['games']:,} games of {play['players']} players, every invariant checked "
-                     f"after every action, {play['processes']} processes: {play['violations']} violations "
+        build = "the compiled engine (`make compiled`)" if play.get("compiled") else "the Python engine"
+        lines.append(f"- Self-play: {play['games']:,} games of {play['players']} players on {build}, every invariant "
+                     f"checked after every action, {play['processes']} processes: {play['violations']} violations "
                      f"({play['games_per_second']} games/s, {play['seconds']} s).")
     kills = results.get("kills")
     if kills:
@@ -183,12 +195,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--kills", type=int, default=200, help="SIGKILLs of the running program (0: skip)")
     parser.add_argument("--session-minutes", type=float, default=60.0, help="the table session (0: skip)")
     parser.add_argument("--processes", type=int, help="self-play processes (default: one per core)")
+    parser.add_argument("--compiled", type=Path, help="self-play on this compiled build of the engine "
+                                                      "(make compiled: build/compiled)")
     parser.add_argument("--write", help="replace the soak section of this Markdown file (docs/performance.md)")
     args = parser.parse_args(argv)
     results: dict[str, Any] = {}
     failed = False
     if args.games:
-        results["selfplay"] = play = selfplay(args.games, workers=args.processes)
+        results["selfplay"] = play = selfplay(args.games, workers=args.processes, compiled=args.compiled)
         print(f"self-play: {play}", flush=True)
         failed |= play["violations"] > 0
     if args.kills:
