@@ -30,7 +30,7 @@ typecheck: $(STAMP)
 # The engine's tests run twice: on the Python build, and on the compiled build (banker.native) of the
 # same source, which must play the same games. pytest runs as a script there so that build comes first.
 NATIVE_TESTS := tests/engine tests/test_sim.py tests/test_sim_fingerprints.py tests/test_native.py \
-	tests/test_journal_snapshots.py tests/test_session_history.py tests/test_games.py tests/test_inputs.py
+	tests/test_journal_snapshots.py tests/test_session_history.py tests/test_games.py tests/test_inputs.py tests/test_edition.py
 test: lint typecheck chromium shellcheck compiled
 	$(BIN)/python -m pytest
 	PYTHONPATH=build/compiled BANKER_NATIVE=1 $(BIN)/pytest -p no:cacheprovider --import-mode=append $(NATIVE_TESTS)

@@ -27,10 +27,10 @@ DEFAULT_OUT = PACKAGE.parent / "build" / "compiled"
 
 MODULES = (
     "state", "ledger", "rules", "work", "checks", "deeds", "payments", "buildings", "settlement", "engine",
-    "invariants", "worth", "sim/game", "sim/movement", "sim/strategies",
+    "invariants", "worth", "edition", "sim/game", "sim/movement", "sim/strategies",
 )
-"""The modules compiled: the engine, its invariant checks and the bots (paths under ``banker/``, no ``.py``).
-The action vocabulary stays Python: its dataclasses inherit fields in a way mypyc does not compile."""
+"""The modules compiled: the engine, its invariant checks, the board and the bots (paths under ``banker/``,
+without ``.py``). The action vocabulary stays Python: mypyc does not compile its dataclasses' inheritance."""
 
 DIGEST_FILE = ".source-digest"
 

@@ -57,3 +57,21 @@ def test_a_failed_compilation_says_so(tmp_path: Path, monkeypatch: pytest.Monkey
     with pytest.raises(RuntimeError, match="something mypyc cannot compile"):
         native.build(tmp_path / "compiled")
     shutil.rmtree(tmp_path / "compiled")
+
+
+def test_sim_compiled_plays_the_same_games_on_the_compiled_engine(tmp_path: Path) -> None:
+    import json
+    import subprocess
+    import sys
+
+    from banker.sim.peer import compiled_build
+
+    if compiled_build() is None:
+        pytest.skip("no current compiled build: make compiled")
+    command = [sys.executable, "-m", "banker", "sim", "--games", "8", "--seed", "5", "--quiet", "--json"]
+    pure = subprocess.run(command, capture_output=True, text=True, check=True, cwd=tmp_path)
+    compiled = subprocess.run([*command, "--compiled"], capture_output=True, text=True, check=True, cwd=tmp_path)
+    first, second = json.loads(pure.stdout), json.loads(compiled.stdout)
+    assert (first["compiled"], second["compiled"]) == (False, True)
+    for key in ("mean_turns", "mean_actions", "ended_by", "win_share_by_strategy", "win_share_by_seat"):
+        assert first[key] == second[key], key
