@@ -159,18 +159,19 @@ class GameState:
 def positional_constructor(cls: type[Any]) -> Callable[..., Any]:
     """A constructor of the frozen, slotted dataclass ``cls`` taking every field, in declaration order.
 
-    It builds the same object as ``cls(...)`` but sets the slots through their descriptors: a frozen
+    It builds the same object as ``cls(...)`` but sets the fields through their descriptors: a frozen
     dataclass's generated ``__init__`` goes through ``object.__setattr__`` for each field, which for
-    :class:`GameState` costs more than twice as much, once per action. Only the engine's scratch copy
-    (:class:`banker.work.Work`) uses these; the object is frozen like any other once returned.
+    :class:`GameState` costs more than twice as much, once per action. The compiled build
+    (:mod:`banker.native`) keeps that generated ``__init__`` too, and its fields are descriptors as well.
+    Only the engine's scratch copy (:class:`banker.work.Work`) uses these; the object is frozen like any
+    other once returned.
     """
     names = [f.name for f in fields(cls)]
-    if not hasattr(cls, "__slots__"):
-        return cls  # compiled (banker.native): the class's own constructor is already the fast one
-    if set(names) != set(cls.__slots__):  # pragma: no cover - every field is a slot of these classes
+    setters = {name: getattr(getattr(cls, name, None), "__set__", None) for name in names}
+    if None in setters.values():  # pragma: no cover - every field of these classes is a slot
         raise TypeError(f"{cls.__name__} is not a slotted dataclass")
-    scope: dict[str, Any] = {"new": object.__new__, "cls": cls}
-    scope.update({f"set_{name}": getattr(cls, name).__set__ for name in names})
+    scope: dict[str, Any] = {"new": cls.__new__, "cls": cls}
+    scope.update({f"set_{name}": setter for name, setter in setters.items()})
     body = "".join(f"    set_{name}(obj, {name})\n" for name in names)
     exec(f"def make({', '.join(names)}):\n    obj = new(cls)\n{body}    return obj\n", scope)
     make: Callable[..., Any] = scope["make"]
