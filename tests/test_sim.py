@@ -114,3 +114,30 @@ def test_dice_are_the_numbers_randrange_draws() -> None:
     rolls = [table.roll() for _ in range(20_000)]
     assert rolls == [(reference.randrange(1, 7), reference.randrange(1, 7)) for _ in range(20_000)]
     assert {die for roll in rolls for die in roll} == {1, 2, 3, 4, 5, 6}
+
+
+@pytest.mark.pure_python
+def test_self_play_leaves_the_garbage_collector_as_it_found_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    import gc
+
+    from banker.sim import cli, game
+
+    before = gc.get_threshold()
+    seen: list[tuple[int, int, int]] = []
+    play = game.play_game
+
+    def watched(*args: object, **kwargs: object) -> game.GameResult:
+        seen.append(gc.get_threshold())
+        return play(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(game, "play_game", watched)
+    simulate(2, 3, 4)
+    assert seen[0][0] == cli.SIM_GC_THRESHOLD and gc.get_threshold() == before
+
+    def failing(*args: object, **kwargs: object) -> game.GameResult:
+        raise game.InvariantViolation(1, [], "broken")
+
+    monkeypatch.setattr(game, "play_game", failing)
+    with pytest.raises(game.InvariantViolation):
+        simulate(1, 3, 4)
+    assert gc.get_threshold() == before
