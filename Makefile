@@ -65,8 +65,8 @@ load: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/banker bench
 
-sim: $(STAMP)
-	$(BIN)/banker sim --games 1000 --players 4 --seed 1
+sim: compiled
+	$(BIN)/banker sim --games 1000 --players 4 --seed 1 --compiled
 
 # The long robustness runs (not in `make test`): 100,000 self-played games on every core, 200 SIGKILLs of
 # the running program, an hour of the simulated table with phones attached. Results go to docs/performance.md.

@@ -21,12 +21,29 @@ import sys
 from banker.sim.peer import compiled_build, measure_ours, measure_peer, peer_path, rates
 
 
+def markdown(rows: list[dict[str, float]], keys: list[str], means: dict[str, float], games: int) -> str:
+    from datetime import UTC, datetime
+
+    from firmware.bench import machine
+
+    when = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    heads = [f"round {row['round']:.0f}" for row in rows] + (["median"] if len(rows) > 1 else [])
+    lines = [f"`benchmarks/peer.py`, {len(rows)} interleaved rounds of {games} games of 4 players each, {when} on "
+             f"{machine()}.", "", "| | " + " | ".join(heads) + " |", "|---|" + "---|" * len(heads)]
+    for key in keys:
+        values = [row[key] for row in rows] + ([statistics.median(r[key] for r in rows)] if len(rows) > 1 else [])
+        lines.append(f"| {key} | " + " | ".join(f"{v:,}" if v >= 1000 else f"{v}" for v in values) + " |")
+    lines += ["", "Mean turns a game: " + ", ".join(f"{k} {v:.1f}" for k, v in means.items()) + "."]
+    return "\n".join(lines)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--peer", help="a checkout of gamescomputersplay/monopoly (or set PEER_MONOPOLY)")
     parser.add_argument("--games", type=int, default=300, help="games per measurement (default 300)")
     parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds (at least 3 to report; default 3)")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--markdown", action="store_true", help="print the table as Markdown, with the machine")
     args = parser.parse_args()
     peer = peer_path(args.peer)
     if peer is None:
@@ -65,6 +82,9 @@ def main() -> int:
         print(json.dumps({"rounds": rows, "mean_turns_per_game": means}))
         return 0
     keys = [k for k in rows[0] if k != "round"]
+    if args.markdown:
+        print(markdown(rows, keys, means, args.games))
+        return 0
     width = max(len(k) for k in keys)
     heads = [f"round {row['round']}" for row in rows] + (["median"] if len(rows) > 1 else [])
     print(f"{'':<{width}}  " + "  ".join(f"{h:>9}" for h in heads))
