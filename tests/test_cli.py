@@ -46,3 +46,31 @@ def test_bench_parts_report_their_figures() -> None:
 def test_no_command_prints_help(capsys: pytest.CaptureFixture[str]) -> None:
     assert main([]) == 2
     assert "replay" in capsys.readouterr().out
+
+
+def test_bench_sim_reports_both_builds_and_the_ratios_to_the_peer(monkeypatch: pytest.MonkeyPatch,
+                                                                   tmp_path: Path) -> None:
+    from banker import bench
+    from banker.sim import peer
+
+    def ours(games: int, check: bool, compiled: Path | None = None) -> dict[str, float]:
+        seconds = (2.0 if check else 1.0) / (2 if compiled else 1)
+        return {"games": games, "seconds": seconds, "turns": games * 200}
+
+    monkeypatch.setattr(peer, "measure_ours", ours)
+    monkeypatch.setattr(peer, "measure_peer",
+                        lambda path, games: {"games": games, "seconds": 1.0, "turns": games * 500})
+    monkeypatch.setattr(peer, "peer_path", lambda given: tmp_path)
+    monkeypatch.setattr(peer, "compiled_build", lambda: tmp_path)
+    figures = bench.bench_sim(games=100, peer=str(tmp_path))
+    assert figures["sim_games_per_second_checked"] == 50.0
+    assert figures["sim_compiled_games_per_second_checked"] == 100.0
+    assert figures["sim_compiled_games_ratio_to_peer_checked"] == 1.0
+    assert figures["sim_compiled_turns_ratio_to_peer_checked"] == 0.4
+    assert figures["sim_games_ratio_to_peer_unchecked"] == 1.0
+
+    monkeypatch.setattr(peer, "compiled_build", lambda: None)
+    monkeypatch.setattr(peer, "peer_path", lambda given: None)
+    figures = bench.bench_sim(games=100)
+    assert figures["sim_compiled"] == "not built (make compiled)"
+    assert not any(key.startswith(("sim_compiled_", "peer_")) for key in figures)
