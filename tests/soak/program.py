@@ -17,6 +17,7 @@ import sys
 import threading
 import time
 import uuid
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from http.cookies import SimpleCookie
 from pathlib import Path
@@ -241,17 +242,12 @@ class Stream:
             since = f"Last-Event-ID: {self.last_id}\r\n" if self.last_id else ""
             sock.sendall((f"GET /api/stream HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: {self.client.cookie()}\r\n"
                           f"Accept: text/event-stream\r\n{since}\r\n").encode())
-            reader = sock.makefile("rb")
-            status = reader.readline()
-            if b" 200 " not in status:
+            # Lines from the raw socket: a quiet second is a timeout to look at stop again, not a reason to
+            # reconnect (a file object from sock.makefile cannot be read again after a timeout).
+            lines = self._lines(sock)
+            if b" 200 " not in next(lines, b""):
                 return
-            while not self.stop.is_set():
-                try:
-                    raw = reader.readline()
-                except TimeoutError:
-                    continue
-                if not raw:
-                    return
+            for raw in lines:
                 line = raw.decode(errors="replace")
                 if line.startswith(": connected"):
                     with self._lock:
@@ -262,6 +258,21 @@ class Stream:
                         self.arrivals[self.last_id] = time.perf_counter()
         finally:
             sock.close()
+
+    def _lines(self, sock: socket.socket) -> Iterator[bytes]:
+        """The stream's lines until it ends or ``stop`` is set."""
+        buffer = b""
+        while not self.stop.is_set():
+            try:
+                chunk = sock.recv(65536)
+            except TimeoutError:
+                continue
+            if not chunk:
+                return
+            buffer += chunk
+            *complete, buffer = buffer.split(b"\n")
+            for line in complete:
+                yield line + b"\n"
 
     def join(self) -> None:
         if self._thread is not None:

@@ -112,6 +112,7 @@ def session(minutes: float, data_dir: Path, seed: int = 1) -> dict[str, Any]:
         for worker in workers:
             worker.start()
         samples = [at_start["rss_kb"]]
+        settled_at = 0.0
         began = time.monotonic()
         deadline = began + minutes * 60
         settled = 0
@@ -119,17 +120,23 @@ def session(minutes: float, data_dir: Path, seed: int = 1) -> dict[str, Any]:
             time.sleep(min(30.0, max(0.0, deadline - time.monotonic())))
             samples.append(program.proc_status()["rss_kb"])
             if not settled and time.monotonic() - began >= min(300.0, minutes * 60 / 4):
-                settled = samples[-1]
+                settled, settled_at = samples[-1], time.monotonic()
             if any(not worker.is_alive() for worker in workers):
                 errors.append("a worker stopped early")
                 break
+        last_sample_at = time.monotonic()
         stop.set()
         for worker in workers:
             worker.join(10)
         for stream in streams:
             stream.join()
-        # A stream's worker notices its phone is gone at its next write: the keepalive, every 15 s.
-        time.sleep(KEEPALIVE_SECONDS + 5.0)
+        # A stream's worker notices its phone is gone at its next write: the keepalive, every 15 s (and a
+        # write into a socket the phone just closed may still succeed once). Wait for that, no longer.
+        closed = time.monotonic()
+        while (program.proc_status()["fds"] > at_start["fds"]
+               and time.monotonic() - closed < 2 * KEEPALIVE_SECONDS + 10.0):
+            time.sleep(0.5)
+        streams_closed_s = time.monotonic() - closed
         at_end = program.proc_status()
         files_end = program.open_files()
         program.stop()
@@ -158,6 +165,9 @@ def session(minutes: float, data_dir: Path, seed: int = 1) -> dict[str, Any]:
             "table_rounds": record.table_rounds, "violations": len(errors), "errors": errors[:10],
             "rss_mb_start": round(at_start["rss_kb"] / 1024, 1), "rss_mb_end": round(at_end["rss_kb"] / 1024, 1),
             "rss_mb_max": round(max(samples) / 1024, 1), "rss_mb_settled": round(settled / 1024, 1),
+            "rss_mb_per_hour_after_settled": round((samples[-1] - settled) / 1024 / max(1e-9, (
+                last_sample_at - settled_at) / 3600), 1) if settled else None,
+            "streams_closed_s": round(streams_closed_s, 1),
             "fds_start": at_start["fds"], "fds_end": at_end["fds"],
             "threads_start": at_start["threads"], "threads_end": at_end["threads"],
             "files_start": files_start, "files_end": files_end}
@@ -184,8 +194,10 @@ def markdown(results: dict[str, Any]) -> str:
                      f"({run['phone_requests']:,} phone requests, {run['table_rounds']} table rounds): "
                      f"{run['violations']} violations; memory (VmRSS) {run['rss_mb_start']} MB at the start, "
                      f"{run['rss_mb_settled']} MB after the first quarter (at most 5 minutes), "
-                     f"{run['rss_mb_end']} MB at the end, {run['rss_mb_max']} MB at most; file descriptors "
-                     f"{run['fds_start']} → {run['fds_end']}, threads {run['threads_start']} → {run['threads_end']}.")
+                     f"{run['rss_mb_end']} MB at the end, {run['rss_mb_max']} MB at most (after the first quarter "
+                     f"{run.get('rss_mb_per_hour_after_settled')} MB an hour); file descriptors "
+                     f"{run['fds_start']} → {run['fds_end']} ({run.get('streams_closed_s')} s after the phones "
+                     f"closed their streams), threads {run['threads_start']} → {run['threads_end']}.")
     return "\n".join(lines) + "\n"
 
 
