@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import importlib.util
 import shutil
 import subprocess
 import sys
@@ -62,6 +63,8 @@ def build(out: Path = DEFAULT_OUT, *, quiet: bool = True) -> bool:
     stamp = out / DIGEST_FILE
     if stamp.exists() and stamp.read_text() == digest:
         return False
+    if importlib.util.find_spec("mypyc") is None:
+        raise RuntimeError("mypyc is not installed: it comes with mypy (pip install 'mypy==2.4.1', or the dev extra)")
     if out.exists():
         shutil.rmtree(out)
     out.mkdir(parents=True)
@@ -70,7 +73,9 @@ def build(out: Path = DEFAULT_OUT, *, quiet: bool = True) -> bool:
     done = subprocess.run([sys.executable, "-m", "mypyc", *sources], cwd=out, capture_output=True, text=True,
                           check=False)
     if done.returncode != 0:
-        raise RuntimeError(f"mypyc failed in {out}:\n{done.stdout[-4000:]}{done.stderr[-4000:]}")
+        output = (done.stdout + done.stderr).strip()
+        last = output.splitlines()[-1] if output else "no output"
+        raise RuntimeError(f"mypyc failed in {out}: {last}\n{output[-4000:]}")
     if not quiet:
         print(done.stdout[-2000:])
     shutil.rmtree(out / "build", ignore_errors=True)  # mypyc's C sources and object files

@@ -54,7 +54,7 @@ def test_a_failed_compilation_says_so(tmp_path: Path, monkeypatch: pytest.Monkey
         stderr = ""
 
     monkeypatch.setattr(native.subprocess, "run", lambda *args, **kwargs: Failed())
-    with pytest.raises(RuntimeError, match="something mypyc cannot compile"):
+    with pytest.raises(RuntimeError, match="failed in .*: banker/engine.py:1: error: something mypyc cannot compile"):
         native.build(tmp_path / "compiled")
     shutil.rmtree(tmp_path / "compiled")
 
@@ -75,3 +75,9 @@ def test_sim_compiled_plays_the_same_games_on_the_compiled_engine(tmp_path: Path
     assert (first["compiled"], second["compiled"]) == (False, True)
     for key in ("mean_turns", "mean_actions", "ended_by", "win_share_by_strategy", "win_share_by_seat"):
         assert first[key] == second[key], key
+
+
+def test_without_mypyc_the_build_says_what_to_install(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(native.importlib.util, "find_spec", lambda name: None)
+    with pytest.raises(RuntimeError, match="mypyc is not installed"):
+        native.build(tmp_path / "compiled")
