@@ -400,8 +400,7 @@ class Game:
             self.house_auction()
         for members in self.view().complete.get(seat, ()):
             while True:
-                props = self.state.props
-                low, number = min((hotel_level if props[n].hotel else props[n].houses, n) for n in members)
+                low, number = min((self.state.level(n), n) for n in members)
                 prop = self.edition.properties[number]
                 if low >= max_level or self.state.players[seat].cash - prop.house_price < strategy.reserve:
                     break
