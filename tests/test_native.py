@@ -81,3 +81,17 @@ def test_without_mypyc_the_build_says_what_to_install(tmp_path: Path, monkeypatc
     monkeypatch.setattr(native.importlib.util, "find_spec", lambda name: None)
     with pytest.raises(RuntimeError, match="mypyc is not installed"):
         native.build(tmp_path / "compiled")
+
+
+@pytest.mark.pure_python
+def test_sim_compiled_without_a_compiler_says_what_is_needed(monkeypatch: pytest.MonkeyPatch,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    from banker.cli import main
+
+    def failing(out: Path = native.DEFAULT_OUT, *, quiet: bool = True) -> bool:
+        raise RuntimeError(f"mypyc failed in {out}: error: command 'gcc' failed: No such file or directory")
+
+    monkeypatch.setattr(native, "build", failing)
+    assert main(["sim", "--games", "1", "--quiet", "--compiled"]) == 1
+    err = capsys.readouterr().err
+    assert "command 'gcc' failed" in err and "build-essential python3-dev" in err

@@ -58,8 +58,9 @@ def run_compiled(args: argparse.Namespace) -> int:
         if build(DEFAULT_OUT):
             print(f"built the compiled engine in {DEFAULT_OUT}", file=sys.stderr)
     except (RuntimeError, OSError) as error:
-        print(f"banker sim --compiled: the compiled engine could not be built ({str(error).splitlines()[0]}); "
-              "play without --compiled", file=sys.stderr)
+        print(f"banker sim --compiled: the compiled engine could not be built ({str(error).splitlines()[0]}). "
+              "It needs mypy, a C compiler and Python's headers (Debian, Raspberry Pi OS: sudo apt install "
+              "build-essential python3-dev); or play without --compiled", file=sys.stderr)
         return 1
     argv = ["sim", "--games", str(args.games), "--players", str(args.players), "--seed", str(args.seed),
             "--edition", args.edition, "--rules", args.rules, "--max-turns", str(args.max_turns)]
