@@ -33,22 +33,12 @@ def register(sub: Any) -> None:
 
 def game_actions(count: int, seed: int = 7) -> list[Any]:
     """A long, legal action sequence from self-play: rich bots (nobody goes bankrupt) play until ``count``."""
-    from banker.engine import apply
-    from banker.errors import BankerError
     from banker.sim.cli import lineup
-    from banker.sim.game import Game
+    from banker.sim.game import Game, accepted_actions
 
     game = Game(seed, lineup(seed, 4), rules={"starting_cash": 1_000_000}, check=False)
     game.play(max_turns=count)
-    actions: list[Any] = []
-    state = None
-    for action in game.log:
-        try:
-            state, _ = apply(state, action)
-        except BankerError:
-            continue  # a bot's try that the engine refused: the log keeps it, a journal never has it
-        actions.append(action)
-    return actions[:count]
+    return list(accepted_actions(game.log)[:count])
 
 
 def bench_engine(actions: list[Any]) -> dict[str, float]:

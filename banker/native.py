@@ -53,15 +53,19 @@ def source_digest(package: Path = PACKAGE) -> str:
     return digest.hexdigest()
 
 
+def is_current(out: Path = DEFAULT_OUT) -> bool:
+    """Whether ``out`` holds a build of the sources as they are now."""
+    stamp = out / DIGEST_FILE
+    return stamp.exists() and stamp.read_text() == source_digest()
+
+
 def build(out: Path = DEFAULT_OUT, *, quiet: bool = True) -> bool:
     """Build the compiled copy in ``out`` unless it is current; returns whether it built.
 
     Raises:
         RuntimeError: mypyc or the C compiler failed (its output is in the message).
     """
-    digest = source_digest()
-    stamp = out / DIGEST_FILE
-    if stamp.exists() and stamp.read_text() == digest:
+    if is_current(out):
         return False
     if importlib.util.find_spec("mypyc") is None:
         raise RuntimeError("mypyc is not installed: it comes with mypy (pip install 'mypy==2.4.1', or the dev extra)")
@@ -79,7 +83,7 @@ def build(out: Path = DEFAULT_OUT, *, quiet: bool = True) -> bool:
     if not quiet:
         print(done.stdout[-2000:])
     shutil.rmtree(out / "build", ignore_errors=True)  # mypyc's C sources and object files
-    stamp.write_text(digest)
+    (out / DIGEST_FILE).write_text(source_digest())
     return True
 
 

@@ -10,7 +10,7 @@ from banker.errors import BankerError
 from banker.journal import UNDO_DEPTH, Journal
 from banker.session import UNDO_KEPT, Session
 from banker.sim.cli import lineup
-from banker.sim.game import Game
+from banker.sim.game import Game, accepted_actions
 from banker.state import GameState
 
 
@@ -18,14 +18,7 @@ def _legal_actions(seed: int, at_least: int) -> list[Action]:
     """The actions of a self-played game that the engine accepts, in order (at least ``at_least`` of them)."""
     game = Game(seed, lineup(seed, 4), check=False)
     game.play(max_turns=1000)
-    state, _ = apply(None, game.log[0])
-    actions: list[Action] = [game.log[0]]
-    for action in game.log[1:]:
-        try:
-            state, _ = apply(state, action)
-        except BankerError:
-            continue
-        actions.append(action)
+    actions = accepted_actions(game.log)
     assert len(actions) > at_least, "pick a seed whose game is longer"
     return actions
 

@@ -533,6 +533,20 @@ class BoardView:
         return None, short
 
 
+def accepted_actions(log: list[Action]) -> list[Action]:
+    """The actions of a game's log that the engine accepted, in order: a bot's try that the engine refused
+    stays in the log (so that a failure's script reproduces it), but a journal never has it."""
+    state: GameState | None = None
+    accepted: list[Action] = []
+    for action in log:
+        try:
+            state, _ = apply(state, action)
+        except BankerError:
+            continue
+        accepted.append(action)
+    return accepted
+
+
 def play_game(seed: int, strategies: list[Strategy], *, edition: str = "us",
               rules: dict[str, Any] | None = None, check: bool = True, max_turns: int = 1000) -> GameResult:
     """Play one complete game; raises :class:`InvariantViolation` if anything goes wrong in it."""

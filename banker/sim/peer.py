@@ -85,10 +85,9 @@ def measure_ours(games: int, check: bool, compiled: Path | None = None) -> dict[
 
 def compiled_build() -> Path | None:
     """The compiled build of :mod:`banker.native` in its default place, if it is there and current."""
-    from banker.native import DEFAULT_OUT, DIGEST_FILE, source_digest
+    from banker.native import DEFAULT_OUT, is_current
 
-    stamp = DEFAULT_OUT / DIGEST_FILE
-    return DEFAULT_OUT if stamp.exists() and stamp.read_text() == source_digest() else None
+    return DEFAULT_OUT if is_current(DEFAULT_OUT) else None
 
 
 def measure_peer(path: Path, games: int) -> dict[str, float]:

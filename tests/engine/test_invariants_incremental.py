@@ -5,10 +5,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from banker.engine import apply
-from banker.errors import BankerError
 from banker.invariants import invariant_errors
 from banker.sim.cli import lineup
-from banker.sim.game import Game
+from banker.sim.game import Game, accepted_actions
 from banker.state import GameState, PlayerState, PropertyState
 
 
@@ -16,12 +15,10 @@ def _states(seed: int) -> list[GameState]:
     """Every state of a self-played game, in order."""
     game = Game(seed, lineup(seed, 4), check=False)
     game.play(max_turns=150)
-    states = [apply(None, game.log[0])[0]]
-    for action in game.log[1:]:
-        try:
-            states.append(apply(states[-1], action)[0])
-        except BankerError:
-            continue  # a bot's try that the engine refused
+    first, *rest = accepted_actions(game.log)
+    states = [apply(None, first)[0]]
+    for action in rest:
+        states.append(apply(states[-1], action)[0])
     return states
 
 
