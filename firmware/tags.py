@@ -131,7 +131,9 @@ def label(meaning: Meaning | str, edition: Edition, players: tuple[str, ...], la
         prop = edition.by_square.get(parsed.square)
         return prop.name if prop is not None else f"#{parsed.square}"
     if parsed.kind == "square":
-        return render("tag_" + parsed.special, {}, language)
+        # The board's own name of that square (the first Chance square names them all).
+        square = next((sq for sq in edition.squares if parsed.special in (sq.id, sq.kind)), None)
+        return square.name if square is not None else parsed.special
     if parsed.kind == "card":
         for card in edition.decks.get(parsed.deck, ()):
             if card.id == parsed.card:
