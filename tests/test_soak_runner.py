@@ -35,3 +35,23 @@ def test_the_report_names_every_goal_figure() -> None:
     assert text.startswith("## Soak")
     assert "100,000 games" in text and "0 violations" in text and "0 acknowledged actions lost" in text
     assert "threads 77 → 77" in text
+
+
+def test_memory_growth_is_the_slope_of_the_samples_after_the_given_minute() -> None:
+    # 10 kB every half minute from minute 0, then flat from minute 60: 1.17 MB an hour, then 0.
+    timeline = [(i / 2, 50_000 + 10 * min(i, 120)) for i in range(241)]
+    assert 0 < run.per_hour(timeline, 0) < 1.17  # type: ignore[operator]
+    assert run.per_hour(timeline[:121], 0) == pytest.approx(1.17, abs=0.01)
+    assert run.per_hour(timeline, 60) == 0
+    assert run.per_hour(timeline, 200) is None
+
+
+def test_the_memory_timeline_takes_one_sample_a_step_and_the_last() -> None:
+    timeline = [(i / 2, 51_200 + 1024 * i) for i in range(25)]  # 50 MB at minute 0, +1 MB a sample
+    assert run.every(timeline, 5) == [(0, 50.0), (5, 60.0), (10, 70.0), (12, 74.0)]
+    text = run.markdown({"session": {
+        "minutes": 12, "actions": 90, "phone_requests": 70, "table_rounds": 20, "violations": 0,
+        "rss_mb_start": 50.0, "rss_mb_settled": 55.0, "rss_mb_end": 74.0, "rss_mb_max": 74.0, "fds_start": 10,
+        "fds_end": 10, "threads_start": 77, "threads_end": 77, "rss_mb_timeline": run.every(timeline, 5),
+        "rss_mb_per_hour_last_third": 120.0}})
+    assert "(minute: MB): 0: 50.0, 5: 60.0, 10: 70.0, 12: 74.0; in the last third 120.0 MB an hour" in text

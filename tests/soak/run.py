@@ -112,6 +112,7 @@ def session(minutes: float, data_dir: Path, seed: int = 1) -> dict[str, Any]:
         for worker in workers:
             worker.start()
         samples = [at_start["rss_kb"]]
+        timeline: list[tuple[float, int]] = [(0.0, at_start["rss_kb"])]
         settled_at = 0.0
         began = time.monotonic()
         deadline = began + minutes * 60
@@ -119,6 +120,7 @@ def session(minutes: float, data_dir: Path, seed: int = 1) -> dict[str, Any]:
         while time.monotonic() < deadline:
             time.sleep(min(30.0, max(0.0, deadline - time.monotonic())))
             samples.append(program.proc_status()["rss_kb"])
+            timeline.append(((time.monotonic() - began) / 60, samples[-1]))
             if not settled and time.monotonic() - began >= min(300.0, minutes * 60 / 4):
                 settled, settled_at = samples[-1], time.monotonic()
             if any(not worker.is_alive() for worker in workers):
@@ -167,10 +169,39 @@ def session(minutes: float, data_dir: Path, seed: int = 1) -> dict[str, Any]:
             "rss_mb_max": round(max(samples) / 1024, 1), "rss_mb_settled": round(settled / 1024, 1),
             "rss_mb_per_hour_after_settled": round((samples[-1] - settled) / 1024 / max(1e-9, (
                 last_sample_at - settled_at) / 3600), 1) if settled else None,
+            "rss_mb_per_hour_last_third": per_hour(timeline, minutes * 2 / 3),
+            "rss_mb_timeline": every(timeline, max(5.0, minutes / 12)),
             "streams_closed_s": round(streams_closed_s, 1),
             "fds_start": at_start["fds"], "fds_end": at_end["fds"],
             "threads_start": at_start["threads"], "threads_end": at_end["threads"],
             "files_start": files_start, "files_end": files_end}
+
+
+def per_hour(timeline: list[tuple[float, int]], since_minute: float) -> float | None:
+    """The growth of VmRSS in MB an hour from ``since_minute`` to the last sample (a least-squares line)."""
+    points = [(minute, kb / 1024) for minute, kb in timeline if minute >= since_minute]
+    if len(points) < 2:
+        return None
+    mean_x = sum(x for x, _ in points) / len(points)
+    mean_y = sum(y for _, y in points) / len(points)
+    spread = sum((x - mean_x) ** 2 for x, _ in points)
+    if spread == 0:
+        return None
+    return round(60 * sum((x - mean_x) * (y - mean_y) for x, y in points) / spread, 2)
+
+
+def every(timeline: list[tuple[float, int]], step: float) -> list[tuple[int, float]]:
+    """VmRSS in MB at the first sample of each ``step`` minutes, and at the last one."""
+    picked: list[tuple[int, float]] = []
+    mark = 0.0
+    for minute, kb in timeline:
+        if minute >= mark:
+            picked.append((round(minute), round(kb / 1024, 1)))
+            mark = (int(minute / step) + 1) * step
+    last = (round(timeline[-1][0]), round(timeline[-1][1] / 1024, 1))
+    if picked[-1] != last:
+        picked.append(last)
+    return picked
 
 
 def markdown(results: dict[str, Any]) -> str:
@@ -198,6 +229,10 @@ def markdown(results: dict[str, Any]) -> str:
                      f"{run.get('rss_mb_per_hour_after_settled')} MB an hour); file descriptors "
                      f"{run['fds_start']} → {run['fds_end']} ({run.get('streams_closed_s')} s after the phones "
                      f"closed their streams), threads {run['threads_start']} → {run['threads_end']}.")
+        if run.get("rss_mb_timeline"):
+            lines.append("  VmRSS over the session (minute: MB): " + ", ".join(
+                f"{minute}: {mb}" for minute, mb in run["rss_mb_timeline"])
+                + f"; in the last third {run.get('rss_mb_per_hour_last_third')} MB an hour.")
     return "\n".join(lines) + "\n"
 
 
