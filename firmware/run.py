@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import ctypes
 import logging
 import os
 import re
@@ -116,6 +117,31 @@ def _hotspot_active() -> bool:
     return HOTSPOT_CONNECTION in out.splitlines()
 
 
+# mallopt's parameter number for the most arenas (glibc's malloc.h: M_ARENA_MAX).
+M_ARENA_MAX = -8
+MALLOC_ARENAS = 2
+
+
+def limit_malloc_arenas(arenas: int = MALLOC_ARENAS) -> bool:
+    """Let the C library's allocator keep at most ``arenas`` arenas; True when it took the setting.
+
+    glibc gives each new thread an arena of its own, up to 8 per core, and an arena keeps the memory its
+    threads freed. The program has a thread for each open phone stream (webui/server.py), 77 in all,
+    and they run Python one at a time under the interpreter's lock, so more arenas buy no speed: they
+    only keep more freed memory (the figures: docs/performance.md, "Soak"). Called before any thread
+    starts; MALLOC_ARENA_MAX in the environment, when set, decides instead. False off glibc, where the
+    setting does not exist."""
+    if os.environ.get("MALLOC_ARENA_MAX"):
+        return False
+    try:
+        mallopt = ctypes.CDLL(None).mallopt
+    except (OSError, AttributeError):
+        return False
+    mallopt.argtypes = (ctypes.c_int, ctypes.c_int)
+    mallopt.restype = ctypes.c_int
+    return bool(mallopt(M_ARENA_MAX, arenas))
+
+
 def settings(args: argparse.Namespace) -> Config:
     config = load_config(args.config)
     values = dict(config.__dict__)
@@ -131,6 +157,7 @@ def settings(args: argparse.Namespace) -> Config:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
+    limit_malloc_arenas()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:
         config = settings(args)
