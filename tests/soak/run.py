@@ -20,6 +20,7 @@ import argparse
 import json
 import os
 import random
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -111,18 +112,16 @@ def session(minutes: float, data_dir: Path, seed: int = 1) -> dict[str, Any]:
             kill.table_worker, table, record, stop, random.Random(rng.random()))))
         for worker in workers:
             worker.start()
-        samples = [at_start["rss_kb"]]
-        timeline: list[tuple[float, int]] = [(0.0, at_start["rss_kb"])]
+        timeline: list[tuple[float, int]] = [(0.0, at_start["rss_kb"])]  # (minute, VmRSS kB)
         settled_at = 0.0
         began = time.monotonic()
         deadline = began + minutes * 60
         settled = 0
         while time.monotonic() < deadline:
             time.sleep(min(30.0, max(0.0, deadline - time.monotonic())))
-            samples.append(program.proc_status()["rss_kb"])
-            timeline.append(((time.monotonic() - began) / 60, samples[-1]))
+            timeline.append(((time.monotonic() - began) / 60, program.proc_status()["rss_kb"]))
             if not settled and time.monotonic() - began >= min(300.0, minutes * 60 / 4):
-                settled, settled_at = samples[-1], time.monotonic()
+                settled, settled_at = timeline[-1][1], time.monotonic()
             if any(not worker.is_alive() for worker in workers):
                 errors.append("a worker stopped early")
                 break
@@ -166,8 +165,8 @@ def session(minutes: float, data_dir: Path, seed: int = 1) -> dict[str, Any]:
     return {"minutes": minutes, "actions": seq + 1, "phone_requests": len(record.sent),
             "table_rounds": record.table_rounds, "violations": len(errors), "errors": errors[:10],
             "rss_mb_start": round(at_start["rss_kb"] / 1024, 1), "rss_mb_end": round(at_end["rss_kb"] / 1024, 1),
-            "rss_mb_max": round(max(samples) / 1024, 1), "rss_mb_settled": round(settled / 1024, 1),
-            "rss_mb_per_hour_after_settled": round((samples[-1] - settled) / 1024 / max(1e-9, (
+            "rss_mb_max": round(max(kb for _, kb in timeline) / 1024, 1), "rss_mb_settled": round(settled / 1024, 1),
+            "rss_mb_per_hour_after_settled": round((timeline[-1][1] - settled) / 1024 / max(1e-9, (
                 last_sample_at - settled_at) / 3600), 1) if settled else None,
             "rss_mb_per_hour_last_third": per_hour(timeline, minutes * 2 / 3),
             "rss_mb_timeline": every(timeline, max(5.0, minutes / 12)),
@@ -180,14 +179,11 @@ def session(minutes: float, data_dir: Path, seed: int = 1) -> dict[str, Any]:
 def per_hour(timeline: list[tuple[float, int]], since_minute: float) -> float | None:
     """The growth of VmRSS in MB an hour from ``since_minute`` to the last sample (a least-squares line)."""
     points = [(minute, kb / 1024) for minute, kb in timeline if minute >= since_minute]
-    if len(points) < 2:
+    try:
+        line = statistics.linear_regression([x for x, _ in points], [y for _, y in points])
+    except statistics.StatisticsError:  # fewer than two samples
         return None
-    mean_x = sum(x for x, _ in points) / len(points)
-    mean_y = sum(y for _, y in points) / len(points)
-    spread = sum((x - mean_x) ** 2 for x, _ in points)
-    if spread == 0:
-        return None
-    return round(60 * sum((x - mean_x) * (y - mean_y) for x, y in points) / spread, 2)
+    return round(60 * line.slope, 2)
 
 
 def every(timeline: list[tuple[float, int]], step: float) -> list[tuple[int, float]]:
