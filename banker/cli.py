@@ -17,13 +17,13 @@ from pathlib import Path
 
 from banker.export import state_to_json
 from banker.journal import Journal
-from banker.messages import render
+from banker.messages import LANGUAGES, render
 from banker.replay import ScriptError, replay_lines
 from banker.text import describe_event, summary_lines
 
 DEFAULT_DB = Path.home() / ".local" / "share" / "table-banker" / "banker.sqlite3"
 """Where ``games`` and ``export`` look for a journal without ``--db`` (they never create one)."""
-LANGS = ["en", "ru", "bg"]
+LANGS = list(LANGUAGES)
 
 Command = Callable[[argparse.Namespace], int]
 

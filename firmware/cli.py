@@ -15,6 +15,7 @@ from pathlib import Path
 
 from banker.cli import build_parser as build_banker_parser
 from banker.cli import main as banker_main
+from banker.messages import LANGUAGES
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -43,7 +44,7 @@ def build_parser() -> argparse.ArgumentParser:
                                    '{"hold": "cancel"}, {"wait": 31}.')
     p.add_argument("script", help="the script file, or - for standard input")
     p.add_argument("--json", action="store_true", help="end with the final state as JSON (as banker replay --json)")
-    p.add_argument("--lang", default="en", choices=["en", "ru", "bg"], help="the table's language")
+    p.add_argument("--lang", default="en", choices=LANGUAGES, help="the table's language")
     p.add_argument("--quiet", action="store_true", help="print only the final state")
     p.set_defaults(func=cmd_table)
 
@@ -54,7 +55,7 @@ def build_parser() -> argparse.ArgumentParser:
     mode.add_argument("--emulated", action="store_true", help="the real drivers over emulated chips")
     p.add_argument("--config", help="the settings file (TOML)")
     p.add_argument("--data-dir", help="directory of the journal, where the tags are kept")
-    p.add_argument("--lang", choices=["en", "ru", "bg"], help="the table's language")
+    p.add_argument("--lang", choices=LANGUAGES, help="the table's language")
     p.set_defaults(func=cmd_enroll)
     return parser
 

@@ -27,12 +27,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from banker.messages import LANGUAGES
 from hardware.factory import TableConfig
 from hardware.oled import OLED_ADDRESSES, OLED_CHIPS
 
 DEFAULT_DATA_DIR = Path.home() / ".local" / "share" / "table-banker"
 DEFAULT_PORT = 8080
-LANGUAGES = ("en", "ru", "bg")
 EDITIONS = ("us", "uk", "ru")
 
 

@@ -58,6 +58,7 @@ from banker.edition import Edition, load_edition
 from banker.engine import apply
 from banker.errors import BankerError
 from banker.ledger import Event
+from banker.messages import LANGUAGES
 from banker.state import GameState
 from firmware.tags import DEED_SQUARES, SPECIAL_SQUARES, Meaning, TagSet, all_meanings
 
@@ -102,7 +103,6 @@ PRESETS: dict[str, dict[str, Any]] = {
 MODES = ("classic", "short", "timed")
 EDITIONS = ("us", "uk", "ru")
 TIMED_MINUTES = (30, 45, 60, 90, 120, 180)
-LANGUAGES = ("en", "ru", "bg")
 
 
 # --- inputs ----------------------------------------------------------------------------------------

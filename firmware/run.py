@@ -24,7 +24,7 @@ from types import FrameType
 from typing import IO, Any
 
 from banker.journal import Journal
-from banker.messages import render
+from banker.messages import LANGUAGES, render
 from banker.session import Session
 from firmware.config import Config, ConfigError, load_config
 from firmware.loop import TableLoop
@@ -49,7 +49,7 @@ def register(sub: Any) -> None:
     p.add_argument("--port", type=int, help="port of the phone page (default: the config's, else 8080)")
     p.add_argument("--host", help="address to listen on (default 0.0.0.0; 127.0.0.1 keeps it on this machine)")
     p.add_argument("--data-dir", help="directory of the journal (default: the config's)")
-    p.add_argument("--lang", choices=["en", "ru", "bg"], help="the table's language")
+    p.add_argument("--lang", choices=LANGUAGES, help="the table's language")
     p.set_defaults(func=cmd_run)
 
 

@@ -6,22 +6,27 @@ import string
 
 import pytest
 
-from banker.messages import EN, EN_LABELS, LABELS, LANGUAGES, TABLES, render
+from banker.messages import EN, EN_LABELS, LABELS, LANGUAGES, PLURAL_FORMS, TABLES, Template, plural_form, render
 
 TRANSLATIONS = [language for language in LANGUAGES if language != "en"]
 
 
-def placeholders(template: str) -> set[tuple[str, str | None, str | None]]:
-    """The (name, conversion, format spec) of every replacement field in ``template``."""
+def placeholders(template: Template) -> set[tuple[str, str | None, str | None]]:
+    """The (name, conversion, format spec) of every replacement field in ``template`` (all its forms)."""
+    forms = template.values() if isinstance(template, dict) else [template]
     return {
         (name, conversion, spec)
-        for _, name, spec, conversion in string.Formatter().parse(template)
+        for form in forms
+        for _, name, spec, conversion in string.Formatter().parse(form)
         if name is not None
     }
 
 
-def dummy_params(template: str) -> dict[str, str]:
-    return {name: f"<{name}>" for name, _, _ in placeholders(template)}
+def dummy_params(template: Template) -> dict[str, object]:
+    params: dict[str, object] = {name: f"<{name}>" for name, _, _ in placeholders(template)}
+    if isinstance(template, dict):
+        params["count"] = 3
+    return params
 
 
 def test_every_language_has_a_table() -> None:
@@ -51,9 +56,38 @@ def test_same_placeholders(language: str, key: str) -> None:
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
+def test_plural_texts_have_every_form_of_their_language(language: str) -> None:
+    wrong = {key: sorted(text) for key, text in TABLES[language].items()
+             if isinstance(text, dict) and set(text) != PLURAL_FORMS[language]}
+    assert wrong == {}
+    assert isinstance(EN["advisor_step_house"], dict)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("key", sorted(EN))
 def test_template_formats(language: str, key: str) -> None:
     template = TABLES[language][key]
-    text = template.format(**dummy_params(EN[key]))
+    params = dummy_params(EN[key])
+    form = template[plural_form(language, 3)] if isinstance(template, dict) else template
+    text = form.format(**params)
     assert text.strip()
-    assert render(key, dummy_params(EN[key]), language) == text
+    assert render(key, params, language) == text
+
+
+@pytest.mark.parametrize(("language", "counts"), [
+    ("en", {1: "one", 2: "other", 0: "other", 21: "other"}),
+    ("ru", {1: "one", 21: "one", 11: "many", 2: "few", 4: "few", 12: "many", 14: "many", 22: "few", 5: "many",
+            0: "many", 111: "many", 101: "one"}),
+    ("bg", {1: "one", 2: "other", 21: "other", 0: "other"}),
+])
+def test_plural_rules(language: str, counts: dict[int, str]) -> None:
+    assert {n: plural_form(language, n) for n in counts} == counts
+
+
+def test_plural_text_picks_the_form_by_count() -> None:
+    assert render("advisor_step_house", {"count": 1}, "ru") == "1 дом"
+    assert render("advisor_step_house", {"count": 3}, "ru") == "3 дома"
+    assert render("advisor_step_house", {"count": 5}, "ru") == "5 домов"
+    assert render("advisor_step_house", {"count": 21}, "ru") == "21 дом"
+    assert render("advisor_step_house", {"count": 1}, "en") == "1 house"
+    assert render("advisor_step_house", {"count": 2}, "en") == "2 houses"

@@ -56,7 +56,6 @@ def secret_key(data_dir: str | None) -> bytes:
 
 def create_app(session: Session, table: TablePort | None = None, config: dict[str, Any] | None = None) -> Flask:
     """The phone page for ``session``; ``table`` is the table loop (None: no table, e.g. a laptop)."""
-    texts.register_texts()
     config = dict(config or {})
     app = Flask(__name__)
     app.config.update(

@@ -7,12 +7,12 @@ import sys
 from pathlib import Path
 
 from banker.advisor.heatmap import board_svg
-from banker.advisor.labels import LANGUAGES
 from banker.advisor.markov import FINE_OR_CHANCE, JAIL_STAYS, MoveRules
 from banker.advisor.payback import MAX_HOUSES, SHORT_GAME_MAX_HOUSES
 from banker.advisor.report import TABLES, build_report, csv_tables, render_text
 from banker.edition import load_edition
 from banker.errors import BankerError
+from banker.messages import LANGUAGES
 
 EXAMPLES = """examples:
   banker advise --edition ru --jail long
