@@ -9,9 +9,9 @@ wire; set ``dtparam=i2c_arm_baudrate=400000`` for ≈25 ms (see hardware/README.
 
 A panel that lost power for a moment (a brown-out) comes back blank and switched off, yet still
 acknowledges every write, so nothing on the bus tells. :class:`Oled` therefore sends the
-controller's init sequence again every ``refresh_s`` seconds (≈30 bytes), and after a failed frame
-it initialises the display again before the next one, so a display that answers again is used
-again.
+controller's init sequence again every ``refresh_s`` seconds (≈30 bytes) on the same luma device,
+then the frame and DISPLAYON, so the picture never goes dark for it; after a failed frame it
+initialises the display again before the next one, so a display that answers again is used again.
 """
 
 from __future__ import annotations
@@ -40,18 +40,72 @@ REFRESH_S = 300.0
 log = logging.getLogger(__name__)
 
 
-def reinitialised(device: Any) -> Any:
-    """A new luma device of the same kind on the same serial interface: luma's constructor sends
-    the controller's whole init sequence (display off, multiplex, charge pump, …, display on).
+LUMA_CONTRAST = {"ssd1306": 0xCF, "sh1106": 0x7F}
+"""The contrast luma.oled 3.16's constructors set (``self.contrast(0xCF)`` / ``self.contrast(0x7F)``)."""
 
-    The old device is marked ``persist`` so its exit hook does not blank the new one's picture.
+
+def init_sequence(device: Any) -> tuple[int, ...] | None:
+    """The commands luma.oled 3.16's constructor sends a 128×64 SSD1306 or SH1106, without its first one
+    (DISPLAYOFF), or ``None`` for a device of another kind (luma's ``dummy``).
+
+    They are the bytes of ``ssd1306.__init__`` and ``sh1106.__init__`` in luma/oled/device/__init__.py,
+    with the constants of luma/oled/const.py; tests/hardware/test_oled.py checks them against what the
+    installed luma sends. Sending them again restores every setting a brown-out lost (multiplex, charge
+    pump, addressing mode, segment remap, …) while the panel stays on: nothing in them clears the RAM or
+    switches the display off.
     """
-    kind = type(device)
-    settings: dict[str, Any] = {"width": device.width, "height": device.height, "rotate": device.rotate}
-    if hasattr(device, "_page_address_offset"):
-        settings["page_address_offset"] = device._page_address_offset
-    device.persist = True
-    return kind(device._serial_interface, **settings)
+    kind = type(device).__name__
+    if kind == "ssd1306":
+        return (
+            0xD5, 0x80,  # SETDISPLAYCLOCKDIV
+            0xA8, 0x3F,  # SETMULTIPLEX: 64 rows
+            0xD3, 0x00,  # SETDISPLAYOFFSET
+            0x40,  # SETSTARTLINE
+            0x8D, 0x14,  # CHARGEPUMP on
+            0x20, 0x00,  # MEMORYMODE horizontal
+            0xA1,  # SETSEGMENTREMAP
+            0xC8,  # COMSCANDEC
+            0xDA, 0x12,  # SETCOMPINS
+            0xD9, 0xF1,  # SETPRECHARGE
+            0xDB, 0x40,  # SETVCOMDETECT
+            0xA4,  # DISPLAYALLON_RESUME
+            0xA6,  # NORMALDISPLAY
+        )
+    if kind == "sh1106":
+        return (
+            0x20,  # MEMORYMODE (as luma sends it; the SH1106 has page addressing only)
+            0x10, 0xB0, 0xC8,  # SETHIGHCOLUMN, page 0, COM scan decrement
+            0x00, 0x10, 0x40,  # SETLOWCOLUMN, high column 0, start line 0
+            0xA1,  # SETSEGMENTREMAP
+            0xA6,  # NORMALDISPLAY
+            0xA8, 0x3F,  # SETMULTIPLEX: 64 rows
+            0xA4,  # DISPLAYALLON_RESUME
+            0xD3, 0x00,  # SETDISPLAYOFFSET
+            0xD5, 0xF0,  # SETDISPLAYCLOCKDIV
+            0xD9, 0x22,  # SETPRECHARGE
+            0xDA, 0x12,  # SETCOMPINS
+            0xDB, 0x20,  # SETVCOMDETECT
+            0x8D, 0x14,  # CHARGEPUMP (the SH1106 reads 0x8D as a no-op page address)
+        )
+    return None
+
+
+def reinitialised(device: Any) -> Any:
+    """``device`` again, its controller sent the init sequence once more (see :func:`init_sequence`).
+
+    The same luma device is kept. A new one per re-initialisation would leak: luma.core's
+    ``device.__init__`` registers a closure with ``atexit.register`` that calls ``self.cleanup()``
+    (luma/core/device.py), so every device built stays alive until the process ends (about 324 KiB
+    each for the SSD1306, its two 8,192-entry packing tables), and that closure cannot be
+    unregistered because nothing outside the constructor can name it. A new device would also blank
+    the picture: its constructor sends DISPLAYOFF and a cleared frame before DISPLAYON. The caller
+    sends the frame again and then DISPLAYON (:meth:`Oled.show_image`).
+    """
+    sequence = init_sequence(device)
+    if sequence is not None:
+        device.command(*sequence)
+        device.contrast(LUMA_CONTRAST[type(device).__name__])
+    return device
 
 
 def _bus_name(port: int, address: int) -> str:
@@ -198,9 +252,10 @@ class Oled:
                 raise DisplayError(self.name, self.where, "the display is closed", "open a new one")
             try:
                 due = self.refresh_s is not None and self._clock() - self._initialised_at >= self.refresh_s
-                if self._failed or due:
-                    self._reinitialise()
+                again = (self._failed or due) and self._reinitialise()
                 self.device.display(image)
+                if again:
+                    self.device.show()  # DISPLAYON after the frame: a panel that browned out wakes up to it
             except self._bus_errors as error:
                 self._failed = self._reopen is not None
                 raise DisplayError(
@@ -229,14 +284,15 @@ class Oled:
         if image is not None and due and not self.closed:
             self.show_image(image)
 
-    def _reinitialise(self) -> None:
+    def _reinitialise(self) -> bool:
         if self._reopen is None:
-            return
+            return False
         self._initialised_at = self._clock()
         self.device = self._reopen(self.device)
         if self._contrast is not None:
             self.device.contrast(self._contrast)
         self.reinitialisations += 1
+        return True
 
     def add_listener(self, callback: Callable[[Image.Image], None]) -> None:
         """Call ``callback(image)`` after each frame (e.g. to push the picture to a web page)."""

@@ -239,3 +239,77 @@ def test_keep_alive_brings_back_a_panel_that_browned_out_while_the_screen_did_no
     oled.keep_alive()
     assert panel.display_on and same(panel.image(), render_view(PAYMENT))
     oled.close()
+
+
+# Re-initialisation: the same luma device, no leak, no dark picture ---------------------------------
+
+def _commands_until_the_first_data(bus: FakeI2cBus) -> list[int]:
+    sent: list[int] = []
+    for transaction in bus.transactions:
+        if transaction.payload[0] & 0x40:
+            break
+        sent.extend(transaction.payload[1:])
+    return sent
+
+
+@pytest.mark.parametrize("chip", ["ssd1306", "sh1106"])
+def test_the_init_sequence_sent_again_is_the_one_the_installed_luma_sends(chip: str) -> None:
+    from hardware.oled import LUMA_CONTRAST, init_sequence
+
+    bus = FakeI2cBus({0x3C: OledPanel(chip)})  # type: ignore[arg-type]
+    device = open_luma_device(chip=chip, bus=bus)  # type: ignore[arg-type]
+    sequence = init_sequence(device)
+    assert sequence is not None
+    expected = [0xAE, *sequence, 0x81, LUMA_CONTRAST[chip]]
+    # Then the cleared frame's own address commands and its data.
+    assert _commands_until_the_first_data(bus)[: len(expected)] == expected
+
+
+@pytest.mark.parametrize("chip", ["ssd1306", "sh1106"])
+def test_a_hundred_reinitialisations_keep_under_100_kib(chip: str) -> None:
+    import gc
+    import tracemalloc
+
+    bus = FakeI2cBus({0x3C: OledPanel(chip)})  # type: ignore[arg-type]
+    now = [0.0]
+    oled = Oled(device=open_luma_device(chip=chip, bus=bus), clock=lambda: now[0])  # type: ignore[arg-type]
+    image = render_view(PAYMENT)
+    oled.show_image(image)
+    tracemalloc.start()
+    try:
+        gc.collect()
+        before = tracemalloc.get_traced_memory()[0]
+        for _ in range(100):
+            now[0] += oled.refresh_s or 0
+            oled.show_image(image)
+            bus.transactions.clear()  # the fake bus's own record is not the driver's memory
+        gc.collect()
+        grown = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert oled.reinitialisations == 100
+    assert grown < 100 * 1024, f"{grown / 1024:.0f} KiB kept by 100 re-initialisations"
+    oled.close()
+
+
+@pytest.mark.parametrize("chip", ["ssd1306", "sh1106"])
+def test_a_reinitialisation_never_darkens_the_picture(chip: str) -> None:
+    panel = OledPanel(chip)  # type: ignore[arg-type]
+    bus = FakeI2cBus({0x3C: panel})
+    now = [0.0]
+    oled = Oled(device=open_luma_device(chip=chip, bus=bus), clock=lambda: now[0])  # type: ignore[arg-type]
+    oled.show(PAYMENT)
+    expected = render_view(PAYMENT)
+    seen: list[tuple[bool, bool]] = []
+    receive = panel.receive
+
+    def watched(payload: bytes) -> None:
+        receive(payload)
+        seen.append((panel.display_on, same(panel.image(), expected)))
+
+    panel.receive = watched  # type: ignore[method-assign]
+    now[0] += oled.refresh_s or 0
+    oled.show(PAYMENT)
+    assert oled.reinitialisations == 1
+    assert seen and all(on and picture for on, picture in seen), seen
+    oled.close()
