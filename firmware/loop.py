@@ -115,6 +115,10 @@ class TableLoop:
         self.grammar = g.GrammarState(last_input=clock())
         self.inbox: queue.Queue[Any] = queue.Queue()
         self.view: ScreenView | None = None
+        self._shown: ScreenView | None = None
+        """The view the display last took (``view`` is waiting for it while they differ)."""
+        self.display_fault: HardwareError | None = None
+        """The display's error while it does not take frames, else ``None``."""
         self._frame_number = 0
         self._frame_listeners: list[Callable[[int], None]] = []
         self._lock = threading.RLock()
@@ -280,19 +284,37 @@ class TableLoop:
 
     # --- the screen -----------------------------------------------------------------------------
     def render(self) -> None:
-        """Draw the screen if it changed since the last frame."""
+        """Draw the screen if it changed since the last frame, and send the display a frame it missed.
+
+        A display that does not take the frame (an I²C glitch, a loose wire, no display at all) is
+        logged and recorded in :attr:`display_fault`, and the frame is sent again with the next input
+        or clock tick; the grammar's step is kept, so the players' flow goes on (the phones see the
+        same screen meanwhile)."""
         view = screens.view(self.grammar, self.context())
-        if view == self.view:
+        if view != self.view:
+            self.view = view
+            self.screens_shown += 1
+            with self._lock:
+                self._frame_number += 1
+                number = self._frame_number
+                listeners = list(self._frame_listeners)
+            for listener in listeners:
+                listener(number)
+        if view != self._shown:
+            self._send_frame(view)
+
+    def _send_frame(self, view: ScreenView) -> None:
+        try:
+            self.table.display.show(view)
+        except HardwareError as error:
+            if self.display_fault is None:
+                log.error("the display did not take the frame (it is sent again on the next tick): %s", error)
+            self.display_fault = error
             return
-        self.view = view
-        self.table.display.show(view)
-        self.screens_shown += 1
-        with self._lock:
-            self._frame_number += 1
-            number = self._frame_number
-            listeners = list(self._frame_listeners)
-        for listener in listeners:
-            listener(number)
+        if self.display_fault is not None:
+            log.warning("the display takes frames again")
+        self.display_fault = None
+        self._shown = view
 
     # --- feeding the loop -----------------------------------------------------------------------
     def _on_game_change(self, state: GameState, events: tuple[Event, ...], action: Any) -> None:
