@@ -31,6 +31,11 @@ class Event:
     params: dict[str, Any] = field(default_factory=dict)
     transaction: Transaction | None = None
 
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Event:
+        """An event as :meth:`to_json` wrote it (its transaction left out: only its text is rebuilt)."""
+        return cls(str(data["kind"]), {k: v for k, v in data.items() if k not in ("kind", "transaction")})
+
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind, **self.params}
         if self.transaction is not None:
