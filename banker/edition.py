@@ -97,6 +97,12 @@ class Edition:
     """Deed numbers of each group, in board order."""
     by_id: dict[str, Property] = field(default_factory=dict)
     by_square: dict[int, Property] = field(default_factory=dict)
+    currency_word: str = ""
+    """The currency's word in the catalogue ("dollar", "pound", "rouble"): how a voice says an amount."""
+    currency_unit: int = 1
+    """What one unit of the printed amounts is worth in that currency (1000: amounts in thousands)."""
+    spoken: dict[str, dict[str, str]] = field(default_factory=dict)
+    """Square names as a voice says them, per language: square id -> name (where the printed one is not)."""
 
     def property(self, property_id: str) -> Property:
         """The deed with this id; :class:`UnknownName` (naming the closest id) if there is none."""
@@ -206,6 +212,10 @@ def _parse(data: dict[str, Any], file: str) -> Edition:
     money_format = r.get(currency, "format", str, "currency")
     if "{amount}" not in money_format:
         raise r.fail("currency.format", "must contain {amount}")
+    currency_word = r.get(currency, "say", str, "currency", "")
+    currency_unit = r.get(currency, "unit", int, "currency", 1)
+    if currency_unit <= 0:
+        raise r.fail("currency.unit", "must be positive")
     deck_names = r.get(data, "decks", dict, "edition")
     for deck in DECKS:
         r.get(deck_names, deck, str, "decks")
@@ -298,6 +308,16 @@ def _parse(data: dict[str, Any], file: str) -> Edition:
             prices = {properties[m].house_price for m in members}
             if len(prices) != 1:
                 raise r.fail(f"group {group}", "streets of one group must share a house price")
+    spoken: dict[str, dict[str, str]] = {}
+    for language, names in r.get(data, "spoken", dict, "edition", {}).items():
+        if not isinstance(names, dict):
+            raise r.fail(f"spoken.{language}", "must be a table of square ids and names")
+        for square_id, spoken_name in names.items():
+            if square_id not in seen_ids:
+                raise r.fail(f"spoken.{language}.{square_id}", "is not a square id of this edition")
+            if not isinstance(spoken_name, str) or not spoken_name.strip():
+                raise r.fail(f"spoken.{language}.{square_id}", "must be a non-empty text")
+        spoken[language] = dict(names)
     return Edition(
         id=edition_id,
         name=r.get(data, "name", str, "edition"),
@@ -311,4 +331,7 @@ def _parse(data: dict[str, Any], file: str) -> Edition:
         groups={g: tuple(m) for g, m in groups.items()},
         by_id={p.id: p for p in properties},
         by_square={p.square: p for p in properties},
+        currency_word=currency_word,
+        currency_unit=currency_unit,
+        spoken=spoken,
     )
