@@ -14,12 +14,18 @@ import sqlite3
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
+from banker.actions import Action
+from banker.board import moves_of
+from banker.edition import Edition
 from banker.export import state_to_json
 from banker.journal import Journal
+from banker.ledger import Event
 from banker.messages import LANGUAGES, render
 from banker.replay import ScriptError, replay_lines
-from banker.text import describe_event, summary_lines
+from banker.speech import say
+from banker.text import log_lines, summary_lines
 
 DEFAULT_DB = Path.home() / ".local" / "share" / "table-banker" / "banker.sqlite3"
 """Where ``games`` and ``export`` look for a journal without ``--db`` (they never create one)."""
@@ -58,7 +64,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("script", help="the script file, or - for standard input")
     p.add_argument("--json", action="store_true", help="print the final state as one JSON object")
     p.add_argument("--lang", default="en", choices=LANGS, help="language of the text output and of errors")
-    p.add_argument("--events", action="store_true", help="print what each line did")
+    p.add_argument("--events", action="store_true",
+                   help="print what each line did (with --json: one JSON object a line, "
+                        "{line, action, log, say, board}, before the final state)")
     p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser("games", help="list the saved games of a journal",
@@ -159,20 +167,33 @@ def cmd_replay(args: argparse.Namespace) -> int:
         print(exc, file=sys.stderr)
         return 2
     try:
-        result = replay_lines(lines)
+        result = replay_lines(lines, board=args.events)
     except ScriptError as exc:
         print(render("script_line", {"line": exc.line, "message": exc.error.translated(args.lang)}, args.lang),
               file=sys.stderr)
         return 1
     if args.events:
-        for number, events in result.events:
-            for event in events:
-                print(f"{number:>4}  {describe_event(result.state.edition, event, args.lang)}")
+        edition = result.state.edition
+        for (number, events), action in zip(result.events, result.actions, strict=True):
+            if args.json:
+                print(json.dumps(line_json(edition, number, action, events, args.lang), ensure_ascii=False))
+                continue
+            for line in log_lines(edition, events, args.lang):
+                print(f"{number:>4}  {line}")
     if args.json:
         print(json.dumps(state_to_json(result.state), ensure_ascii=False))
     else:
         print("\n".join(summary_lines(result.state, args.lang)))
     return 0
+
+
+def line_json(edition: Edition, number: int, action: Action, events: tuple[Event, ...],
+              language: str) -> dict[str, Any]:
+    """What ``banker replay --events --json`` prints for one script line (docs/actions.md)."""
+    return {"line": number, "action": action.to_json(),
+            "log": log_lines(edition, [e for e in events if e.kind != "board"], language),
+            "say": say(edition, events, language),
+            "board": [m.to_json() for m in moves_of(events)]}
 
 
 def open_journal_to_read(db: str) -> tuple[Journal | None, str]:

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from banker.actions import Action, NewGame, Undo
+from banker.board import board_event
 from banker.edition import load_edition
 from banker.engine import apply, trim_history, undo_depth
 from banker.errors import BankerError, IllegalAction
@@ -84,7 +85,11 @@ class Session:
         return replace(action, seed=self._rng.randrange(2**31))
 
     def submit(self, action: Action) -> tuple[GameState, tuple[Event, ...]]:
-        """Apply, journal, publish. Raises :class:`BankerError` with nothing changed."""
+        """Apply, journal, publish. Raises :class:`BankerError` with nothing changed.
+
+        The events end with the ``"board"`` event of :func:`banker.board.board_event`: the moves to make
+        on the cardboard (and, for an undo, what was undone, which the table says).
+        """
         with self._lock:
             state, events, action = self._apply(action)
             self._journal(state, events, action, None)
@@ -105,14 +110,15 @@ class Session:
         return apply(state, action)
 
     def _apply(self, action: Action) -> tuple[GameState, tuple[Event, ...], Action]:
+        """Apply ``action``; its events end with the ``"board"`` event (what to move on the cardboard)."""
         if isinstance(action, NewGame):
             action = self.resolve_randomness(action)
             state, events = apply(None, action)
-            return state, events, action
+            return state, (*events, board_event(None, state, action)), action
         if self._state is None or self._game_id is None:
             raise IllegalAction("no_game")
         state, events = apply(self._state, action)
-        return state, events, action
+        return state, (*events, board_event(self._state, state, action)), action
 
     def _journal(self, state: GameState, events: tuple[Event, ...], action: Action,
                  request: tuple[str, int, str] | None) -> None:
