@@ -15,12 +15,14 @@ from typing import Any, Union
 from flask import current_app, request
 from werkzeug.datastructures import MultiDict
 
+from banker import text
 from banker.actions import ACTION_TYPES, Action, parse_action
+from banker.board import moves_of
 from banker.errors import BadInput, BankerError, IllegalAction
 from banker.ledger import Event
 from banker.session import Session
+from banker.speech import say
 from banker.state import GameState
-from banker.text import describe_event
 from webui.auth import Approvals, Limiter, NotAllowed, Phone, authorize, current_phone
 from webui.stream import Broker
 from webui.tableport import TablePort
@@ -107,7 +109,13 @@ def error_body(key: str, message: str) -> str:
 
 
 def log_lines(state: GameState, events: tuple[Event, ...] | list[Event], language: str) -> list[str]:
-    return [describe_event(state.edition, e, language) for e in events]
+    """The log lines of ``events``: what happened, then what to move on the board (one line, if anything)."""
+    return text.log_lines(state.edition, events, language)
+
+
+def told(state: GameState, events: tuple[Event, ...] | list[Event], language: str) -> dict[str, Any]:
+    """What an action says and moves, as the phone's answer and its event stream carry it (docs/phone.md)."""
+    return {"say": say(state.edition, events, language), "board": [m.to_json() for m in moves_of(events)]}
 
 
 def submit(who: Phone, action: Action, key: str) -> tuple[int, str, bool]:
@@ -121,8 +129,8 @@ def submit_once(action: Action, key: str, language: str) -> tuple[int, str, bool
     ``language`` (the caller has checked that the phone may do it)."""
 
     def respond(state: GameState, events: tuple[Event, ...]) -> tuple[int, str]:
-        return 200, json.dumps({"ok": True, "seq": state.seq, "log": log_lines(state, events, language)},
-                               ensure_ascii=False)
+        return 200, json.dumps({"ok": True, "seq": state.seq, "log": log_lines(state, events, language),
+                                **told(state, events, language)}, ensure_ascii=False)
 
     def refuse(error: BankerError) -> tuple[int, str]:
         return error_status(error), error_body(error.key, error.translated(language))

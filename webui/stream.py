@@ -14,11 +14,13 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from banker.actions import Action
+from banker.board import moves_of
 from banker.export import state_to_json
 from banker.ledger import Event
 from banker.session import Session
+from banker.speech import say
 from banker.state import GameState
-from banker.text import describe_event
+from banker.text import log_lines
 from webui.tableport import TablePort
 
 KEEPALIVE_SECONDS = 15.0
@@ -61,7 +63,7 @@ class Broker:
 
     # --- producers (must only enqueue) -----------------------------------------------------------
     def _on_action(self, state: GameState, events: tuple[Event, ...], action: Action) -> None:
-        item: Item = ("state", (self.session.game_id, state, events))
+        item: Item = ("state", (self.session.game_id, state, events, action))
         for client in self._clients:
             client.offer(item)
 
@@ -120,13 +122,21 @@ class Broker:
                 self._json_cache[key] = text
         return text
 
-    def _state_message(self, game_id: int, state: GameState, events: list[Event], lang: str,
-                       resync: bool = False) -> str:
-        log = [describe_event(state.edition, e, lang) for e in events]
+    def _state_message(self, game_id: int, state: GameState, done: list[tuple[Action, tuple[Event, ...]]],
+                       lang: str, resync: bool = False) -> str:
+        """One state message: the state, the log lines of the actions since the last one, and each of
+        those actions with its own log, sentence (``say``) and board moves."""
+        edition = state.edition
+        log = [line for _, events in done for line in log_lines(edition, events, lang)]
+        actions = [{"action": action.to_json(),
+                    "log": log_lines(edition, [e for e in events if e.kind != "board"], lang),
+                    "say": say(edition, events, lang), "board": [m.to_json() for m in moves_of(events)]}
+                   for action, events in done]
         # The state JSON is shared by every stream: spliced in, not encoded again per phone.
         flag = "true" if resync else "false"
         data = (f'{{"game":{game_id},"seq":{state.seq},"resync":{flag},'
-                f'"log":{json.dumps(log, ensure_ascii=False)},"state":{self.state_json(game_id, state)}}}')
+                f'"log":{json.dumps(log, ensure_ascii=False)},"actions":{json.dumps(actions, ensure_ascii=False)},'
+                f'"state":{self.state_json(game_id, state)}}}')
         return f"id: {game_id}-{state.seq}\nevent: state\ndata: {data}\n\n"
 
     def _current(self, lang: str, resync: bool) -> str | None:
@@ -177,18 +187,18 @@ class Broker:
         """One write for everything waiting: the newest state with all the new log lines."""
         parts: list[str] = []
         latest: tuple[int, GameState] | None = None
-        events: list[Event] = []
+        done: list[tuple[Action, tuple[Event, ...]]] = []
         frame: int | None = None
         trades = False
         for kind, payload in items:
             if kind == "bye":
                 return None
             if kind == "state":
-                game_id, state, new_events = payload
+                game_id, state, new_events, action = payload
                 if latest is not None and latest[0] != game_id:
-                    events = []
+                    done = []
                 latest = (game_id, state)
-                events.extend(new_events)
+                done.append((action, new_events))
             elif kind == "frame":
                 frame = payload
             elif kind == "role":
@@ -201,7 +211,7 @@ class Broker:
             if current:
                 parts.insert(0, current)
         elif latest is not None:
-            parts.insert(0, self._state_message(latest[0], latest[1], events, client.lang))
+            parts.insert(0, self._state_message(latest[0], latest[1], done, client.lang))
         if trades and latest is None:
             parts.append("event: trades\ndata: {}\n\n")
         if frame is not None:

@@ -19,6 +19,7 @@ from banker.actions import (
     Trade,
     Unmortgage,
 )
+from banker.board import moves_of
 from banker.deeds import rent_for
 from banker.edition import Property
 from banker.engine import apply
@@ -27,7 +28,7 @@ from banker.ledger import Event
 from banker.messages import render
 from banker.scores import final_scores
 from banker.state import GameState
-from banker.text import describe_event
+from banker.text import board_line, log_lines
 from webui.auth import PIN_SETTING, NotAllowed, Phone, check_pin, phone_id
 from webui.core import error_body, error_status, lang, services, submit_once
 from webui.join import join_code, normalize_code
@@ -194,10 +195,10 @@ def history_rows(language: str, last: int | None = None) -> list[dict[str, Any]]
     rows = []
     since = max(0, state.seq - last + 1) if last is not None else 0
     for seq, action_text, events_text, at in svc.session.journal.rows(game_id, since):
-        events = [Event(e.pop("kind"), {k: v for k, v in e.items() if k != "transaction"})
-                  for e in json.loads(events_text)]
+        events = [Event.from_json(e) for e in json.loads(events_text)]
         rows.append({"seq": seq, "action": json.loads(action_text), "at": at,
-                     "log": [describe_event(state.edition, e, language) for e in events]})
+                     "log": log_lines(state.edition, [e for e in events if e.kind != "board"], language),
+                     "board": board_line(state.edition, moves_of(events), language)})
     return rows
 
 
