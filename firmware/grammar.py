@@ -54,12 +54,14 @@ from banker.actions import (
     Unmortgage,
     UseJailCard,
 )
+from banker.board import moves_of
 from banker.edition import Edition, load_edition
 from banker.engine import apply
 from banker.errors import BankerError
 from banker.ledger import Event
 from banker.messages import LANGUAGES
 from banker.state import GameState
+from firmware.moves import notice_seconds
 from firmware.tags import DEED_SQUARES, SPECIAL_SQUARES, Meaning, TagSet, all_meanings
 
 DEDUPE_S = 1.5
@@ -545,7 +547,9 @@ def _applied(gs: GrammarState, event: Applied, ctx: Context) -> Out:
             after = follow
     if isinstance(action, NewGame):
         gs = replace(gs, warned=False, time_up=False)
-    notice = Notice("done", until=ctx.now + NOTICE_S, then=after, events=event.events)
+    # Long enough for every page of board moves (firmware.moves) to be seen.
+    extra = notice_seconds(moves_of(event.events))
+    notice = Notice("done", until=ctx.now + NOTICE_S + extra, then=after, events=event.events, since=ctx.now)
     return _go(gs, notice, Beep("confirm"))
 
 

@@ -39,6 +39,7 @@ from banker.actions import (
     Unmortgage,
     UseJailCard,
 )
+from banker.board import moves_of
 from banker.deeds import rent_for
 from banker.engine import apply
 from banker.errors import BankerError
@@ -50,6 +51,7 @@ from banker.state import GameState
 from banker.text import describe_event
 from banker.worth import liquidation_value
 from firmware import grammar as g
+from firmware import moves as board
 from firmware import texts
 from firmware.tags import Meaning
 from firmware.tags import label as tag_label
@@ -464,7 +466,10 @@ def _notice(step: g.Notice, ctx: g.Context) -> ScreenView:
         game = ctx.game
         if game is None:
             return ScreenView(title=t(ctx, "title_done"))
-        shown = [e for e in step.events if e.kind not in ("card",)] or list(step.events)
+        moves = moves_of(step.events)
+        if moves:  # what to do with the cardboard, a page at a time
+            return board.moves_view(game.edition, moves, ctx.language, t(ctx, "title_done"), step.since, ctx.now)
+        shown = [e for e in step.events if e.kind not in ("card", "board")] or list(step.events)
         lines = tuple(describe_event(game.edition, e, ctx.language) for e in shown[:4])
         return ScreenView(title=t(ctx, "title_done"), lines=lines)
     if step.text:
@@ -479,6 +484,10 @@ def _undo(step: g.UndoAsk, ctx: g.Context) -> ScreenView:
         events = _events_of_last(game)
         described = [describe_event(game.edition, e, ctx.language) for e in events if e.kind != "card"]
         lines = tuple(described[:3]) or (game.history.action.name,)
+        back = board.take_back(game)
+        if back:  # and what will have to be taken back on the board
+            first = board.pages(game.edition, back, ctx.language, rows=2)
+            lines = (*lines[:1], *first[0], *(("…",) if len(first) > 1 else ()))
     return ScreenView(title=t(ctx, "title_undo"), lines=lines, footer=t(ctx, "footer_undo"))
 
 
