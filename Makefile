@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck shellcheck bench sim clean chromium screenshots load soak perf compiled
+.PHONY: run test lint typecheck shellcheck bench sim clean chromium screenshots audit load soak perf compiled
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed")'
@@ -58,6 +58,10 @@ chromium:
 
 screenshots: $(STAMP) chromium
 	$(BIN)/python -m tests.webui.screenshots docs/screenshots
+
+# axe-core (shipped in tests/webui/axe/) on every page, language and role; prints each violation and the counts.
+audit: $(STAMP) chromium
+	$(BIN)/python -m tests.webui.audit
 
 load: $(STAMP)
 	$(BIN)/python -m webui.load
