@@ -38,7 +38,7 @@ from hardware.oled import SimulatedDisplay
 from hardware.taps import SimulatedReader
 
 if TYPE_CHECKING:
-    from webui.tableport import CardInfo
+    from webui.tableport import CardInfo, TableFault
 
 log = logging.getLogger(__name__)
 
@@ -166,6 +166,27 @@ class TableLoop:
         """The readers failing now, by index (empty while all answer); each error names the bus and
         the fix. The hub keeps polling the others, and a failing reader is tried again by itself."""
         return {health.reader: health.fault for health in self.table.hub.health() if health.fault is not None}
+
+    def set_addresses(self, join_url: str, wifi_join: str) -> None:
+        """New addresses for the QR codes (the Pi's address or the hotspot changed): the screen is
+        drawn again with them."""
+        with self._lock:
+            self.join_url, self.wifi_join = join_url, wifi_join
+        self.inbox.put(_Redraw())
+
+    def faults(self) -> list[TableFault]:
+        """The parts not working now, for the phones: readers in the hub's fault list, a display that
+        does not take frames (or never opened), buttons and buzzer that did not open."""
+        from webui.tableport import TableFault
+
+        found = [TableFault("reader", index + 1, error.bus.split(" (")[0])
+                 for index, error in sorted(self.reader_faults().items())]
+        parts = self.table.faults()
+        if self.display_fault is not None or "display" in parts:
+            found.append(TableFault("display"))
+        if "controls" in parts:
+            found.append(TableFault("controls"))
+        return found
 
     def _watch_readers(self) -> None:
         keep_alive = getattr(self.table.display, "keep_alive", None)

@@ -31,7 +31,7 @@ from firmware.loop import TableLoop
 from firmware.texts import PREFIX
 from hardware.display import ScreenView
 from hardware.errors import HardwareError
-from hardware.factory import Table, open_table
+from hardware.factory import Table, TableConfig, check_absent, open_table
 
 log = logging.getLogger("banker.run")
 
@@ -50,7 +50,28 @@ def register(sub: Any) -> None:
     p.add_argument("--host", help="address to listen on (default 0.0.0.0; 127.0.0.1 keeps it on this machine)")
     p.add_argument("--data-dir", help="directory of the journal (default: the config's)")
     p.add_argument("--lang", choices=LANGUAGES, help="the table's language")
+    add_absent_option(p)
     p.set_defaults(func=cmd_run)
+
+
+def add_absent_option(parser: Any) -> None:
+    parser.add_argument("--absent", action="append", default=[], metavar="PART",
+                        help="with --emulated: start without this part, as a table with it unplugged: "
+                             "reader:N (N counts from 0, as in the readers list) or display; repeatable")
+
+
+def absent_parts(args: argparse.Namespace, table_config: TableConfig) -> tuple[str, ...]:
+    """The parts ``--absent`` leaves out of the table.
+
+    Raises:
+        ConfigError: ``--absent`` without ``--emulated``, or a part this table does not have.
+    """
+    absent = tuple(getattr(args, "absent", None) or ())
+    try:
+        check_absent(table_config, absent)
+    except ValueError as error:
+        raise ConfigError(f"--absent: {error}") from error
+    return absent
 
 
 ANNOUNCED = re.compile(r"http://127\.0\.0\.1:(\d+)/j/\S+ \(code (\w+)\)")
@@ -117,6 +138,47 @@ def _hotspot_active() -> bool:
     return HOTSPOT_CONNECTION in out.splitlines()
 
 
+ADDRESS_CHECK_S = 10.0
+"""How often ``banker run`` looks up the Pi's address and the hotspot again (a Wi-Fi that joins late, a
+new lease, a switch to the hotspot): the QR codes on the OLED and the phone page follow within this."""
+
+
+class AddressWatch:
+    """Keeps the join address and the Wi-Fi QR code current: :meth:`check` looks both up again and,
+    when they changed, gives them to the table (which draws its screen again) and to the phone page."""
+
+    def __init__(self, loop: TableLoop, app: Any, port: int, code: str, *,
+                 host: Callable[[], str] = local_address, wifi: Callable[[], str] = wifi_join_text) -> None:
+        self.loop, self.app, self.port, self.code = loop, app, port, code
+        self._host, self._wifi = host, wifi
+
+    def check(self) -> bool:
+        """Look the addresses up again; True when they changed."""
+        from webui.join import join_url
+
+        base = f"http://{self._host()}:{self.port}"
+        url, wifi = join_url(base, self.code), self._wifi()
+        if url == self.loop.join_url and wifi == self.loop.wifi_join:
+            return False
+        log.info("the phones' address is now %s%s", url, " (on the table's own Wi-Fi)" if wifi else "")
+        self.app.config["BASE_URL"] = base
+        self.loop.set_addresses(url, wifi)
+        return True
+
+    def run(self, stop: threading.Event, every_s: float = ADDRESS_CHECK_S) -> threading.Thread:
+        """Check every ``every_s`` seconds in a daemon thread until ``stop`` is set."""
+        def watch() -> None:
+            while not stop.wait(every_s):
+                try:
+                    self.check()
+                except Exception:  # a lookup that fails now may work the next time
+                    log.exception("looking up the table's address failed")
+
+        thread = threading.Thread(target=watch, name="address-watch", daemon=True)
+        thread.start()
+        return thread
+
+
 # mallopt's parameter number for the most arenas (glibc's malloc.h: M_ARENA_MAX).
 M_ARENA_MAX = -8
 MALLOC_ARENAS = 2
@@ -163,6 +225,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         config = settings(args)
         mode = "simulated" if args.simulated else "emulated" if args.emulated else "pi"
         table_config = config.table_config(mode)
+        absent = absent_parts(args, table_config)
     except ConfigError as error:
         print(f"banker run: {error}", file=sys.stderr)
         return 2
@@ -175,7 +238,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
     try:
-        table = open_table(table_config)
+        table = open_table(table_config, absent=absent)
     except HardwareError as error:
         print(f"banker run: {error}", file=sys.stderr)
         return 3
@@ -215,6 +278,8 @@ def serve(config: Config, table: Table, stop: threading.Event, mode: str) -> int
             print(f"Simulated table: open {base}/table", flush=True)
         print(f"Phones: {loop.join_url} (code {code})", flush=True)
         log.info("journal %s, game %s", config.journal_path, session.game_id)
+        if mode != "simulated" and not config.host.startswith("127."):
+            AddressWatch(loop, app, server.port, code).run(stop)
         loop.run(stop)
         return 0
     finally:

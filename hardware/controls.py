@@ -154,6 +154,7 @@ def make_pin_factory(name: str | None) -> Any:
             f"its library is not installed ({error})",
             "sudo apt install python3-lgpio, in a venv made with --system-site-packages so that it sees it "
             "(sudo ./firmware/install.sh does both); off a Pi, use the simulated table",
+            lasting=True,
         ) from error
     except Exception as error:  # lgpio.error, RuntimeError: the GPIO chip cannot be opened
         if ".lgd-nfy" in str(error):
@@ -166,6 +167,7 @@ def make_pin_factory(name: str | None) -> Any:
                 "run the table from a directory its user may write to: WorkingDirectory= in the systemd unit "
                 "(firmware/table-banker.service uses its StateDirectory), or set LG_WD to such a directory; "
                 "this is not a gpio group problem",
+            lasting=True,
             ) from error
         raise ControlsError(
             f"{name} pin factory",
@@ -173,6 +175,7 @@ def make_pin_factory(name: str | None) -> Any:
             f"cannot open the GPIO chip ({error})",
             "run on a Raspberry Pi as a user in the gpio group (sudo usermod -aG gpio $USER), "
             "or use the simulated table elsewhere",
+            lasting=True,
         ) from error
     raise ValueError(f"pin factory is one of 'lgpio', 'rpigpio', 'mock' or None, not {name!r}")
 

@@ -13,7 +13,7 @@ class HardwareError(RuntimeError):
     The message reads ``"<device> on <bus>: <problem>. Fix: <fix>"``.
     """
 
-    def __init__(self, device: str, bus: str, problem: str, fix: str) -> None:
+    def __init__(self, device: str, bus: str, problem: str, fix: str, *, lasting: bool = False) -> None:
         self.device = device
         """What failed, e.g. ``"NFC reader 0 (MFRC522)"``."""
         self.bus = bus
@@ -22,6 +22,11 @@ class HardwareError(RuntimeError):
         """What went wrong, in words."""
         self.fix = fix
         """The most likely fix, as a command or a wiring hint."""
+        self.lasting = lasting
+        """The machine is not set up for the part (its software missing, its bus not enabled, no
+        permission): nothing changes until someone fixes it and starts the program again, so the table
+        does not start. Otherwise the part itself does not answer (a loose wire, no power), which can
+        change at any moment: the table starts without it and tries it again."""
         super().__init__(f"{device} on {bus}: {problem}. Fix: {fix}")
 
 

@@ -5,20 +5,33 @@
 - ``emulated``: the real drivers (``mfrc522``, luma.oled, gpiozero) over emulated hardware
   (MFRC522 register emulator, fake I²C OLED panel, gpiozero's ``MockFactory``), for tests and
   benchmarks of the whole stack.
-- ``pi``: the real drivers on real buses. A missing or misbehaving part raises a
-  :class:`~hardware.errors.HardwareError` that names the device, the bus and the likely fix. There
-  is no fallback to simulation: a table that silently pretends is worse than one that says why
-  it cannot start.
+- ``pi``: the real drivers on real buses. A machine that is not set up for a part (its software
+  missing, its bus not enabled, no permission: ``HardwareError.lasting``) does not start the table:
+  the error names the device, the bus and the fix; there is no fallback to simulation. A part that
+  does not answer is not faked either: it is replaced by a stand-in (:mod:`hardware.absent`) that
+  raises the part's :class:`~hardware.errors.HardwareError` (the device, the bus and the likely fix)
+  as a part that stopped answering mid-game does, and that opens the part when it answers. The
+  display is opened first, so it can say what else is wrong; a reader that did not open starts in
+  the hub's fault list; :meth:`Table.faults` lists them all.
+  :func:`open_reader`, :func:`open_display` and :func:`open_controls` open one part and raise.
+
+``emulated`` takes ``absent=("reader:1", "display")``: those parts are not connected (the chip select
+reads zeros, nothing acknowledges at the display's address) until :meth:`Emulation.connect`, so every
+fault path of the boot can be run on a laptop.
 """
 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Mapping, Sequence
+import logging
+import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, Literal
 
+from hardware.absent import RETRY_S, AbsentControls, AbsentDisplay, AbsentReader
 from hardware.controls import ControlPins, GpioControls, SimulatedControls, make_pin_factory
+from hardware.errors import HardwareError
 from hardware.nfc import DEFAULT_RST_PIN, Mfrc522Reader
 from hardware.oled import Oled, OledChip, SimulatedDisplay, open_luma_device
 from hardware.protocols import Controls, Display, TagReader
@@ -30,6 +43,8 @@ from hardware.taps import (
     SimulatedReader,
     TagReaderHub,
 )
+
+log = logging.getLogger(__name__)
 
 Mode = Literal["simulated", "emulated", "pi"]
 MODES: tuple[Mode, ...] = ("simulated", "emulated", "pi")
@@ -63,6 +78,10 @@ class DisplayConfig:
     rotate: int = 0
     page_address_offset: int = 2
     contrast: int | None = None
+    bus_hz: int = 400_000
+    """The I²C clock the Pi runs (``dtparam=i2c_arm_baudrate`` in config.txt; firmware/install.sh sets
+    400000, or 1000000 with ``--i2c-hz 1000000``). The program cannot change it; the emulated panel
+    times its frames by it."""
 
 
 @dataclass(frozen=True)
@@ -183,6 +202,21 @@ class Emulation:
     """gpiozero ``MockFactory``: ``pin_factory.pin(5).drive_low()`` presses OK."""
     gpio: Any = None
     """The fake ``RPi.GPIO`` (the readers' RST pins are wired to the chips)."""
+    unplugged: dict[str, Any] = field(default_factory=dict)
+    """The parts left out (``absent``), by name: ``"reader:1"`` → ``((bus, device), chip)``,
+    ``"display"`` → ``(address, panel)``."""
+
+    def connect(self, part: str) -> None:
+        """Plug in a part that was left out: the table opens it at its next attempt.
+
+        Raises:
+            KeyError: ``part`` was not left out.
+        """
+        where, device = self.unplugged.pop(part)
+        if part == "display":
+            self.i2c.panels[where] = device
+        else:
+            self.spi.attach(*where, device)
 
     @property
     def clock(self) -> Any:
@@ -208,6 +242,17 @@ class Table:
     emulation: Emulation | None = None
     _cleanup: contextlib.ExitStack = field(default_factory=contextlib.ExitStack, repr=False)
 
+    def faults(self) -> dict[str, HardwareError]:
+        """The parts that are not working now, by name (``reader:N``, ``display``, ``controls``), each
+        with its error (the device, the bus and the fix); empty while every part works."""
+        found: dict[str, HardwareError] = {
+            f"reader:{health.reader}": health.fault for health in self.hub.health() if health.fault is not None
+        }
+        for name, part in (("display", self.display), ("controls", self.controls)):
+            if isinstance(part, AbsentDisplay | AbsentControls) and part.absent:
+                found[name] = part.error
+        return found
+
     def close(self) -> None:
         """Stop polling and release readers, display and controls (in reverse order of opening)."""
         self._cleanup.close()
@@ -219,28 +264,51 @@ class Table:
         self.close()
 
 
-def open_table(config: TableConfig | None = None) -> Table:
-    """Open the table's readers, display and controls as ``config.mode`` says.
+def open_table(config: TableConfig | None = None, *, absent: Sequence[str] = ()) -> Table:
+    """Open the table's display, readers and controls as ``config.mode`` says.
 
     The reader hub is created but not started: call ``table.hub.start()`` for background polling,
-    or ``table.hub.poll_once()`` in a test.
+    or ``table.hub.poll_once()`` in a test. A part that does not open is a stand-in that keeps
+    trying (see the module doc); :meth:`Table.faults` says which.
+
+    ``absent`` (emulated tables only, see :func:`check_absent`) leaves parts unplugged.
 
     Raises:
-        ValueError: an invalid configuration (see :meth:`TableConfig.validate`).
-        hardware.errors.HardwareError: in ``pi`` mode, a device that cannot be opened; the message
-            names the device, the bus and the fix. Devices opened before it are closed again.
+        ValueError: an invalid configuration (see :meth:`TableConfig.validate`), or ``absent`` names
+            a part the table does not have or is not emulated.
     """
     config = config or TableConfig()
     config.validate()
+    check_absent(config, absent)
     with contextlib.ExitStack() as stack:
         if config.mode == "simulated":
             table = _open_simulated(config, stack)
         elif config.mode == "emulated":
-            table = _open_emulated(config, stack)
+            table = _open_emulated(config, stack, absent)
         else:
             table = _open_pi(config, stack)
         table._cleanup = stack.pop_all()
         return table
+
+
+def absent_parts(config: TableConfig) -> tuple[str, ...]:
+    """The names :func:`check_absent` knows for this table: ``reader:0`` … and ``display``."""
+    return (*(f"reader:{index}" for index in range(len(config.readers))), "display")
+
+
+def check_absent(config: TableConfig, absent: Sequence[str]) -> None:
+    """Check the parts to leave out of an emulated table: ``reader:N`` (N counts from 0, as in the
+    ``readers`` list) and ``display``.
+
+    Raises:
+        ValueError: a part this table does not have, or parts left out of a table that is not emulated.
+    """
+    if absent and config.mode != "emulated":
+        raise ValueError("only an emulated table can leave parts out (--emulated)")
+    known = absent_parts(config)
+    for part in absent:
+        if part not in known:
+            raise ValueError(f"no part {part!r} to leave out; this table has {', '.join(known)}")
 
 
 def _hub(
@@ -255,6 +323,9 @@ def _hub(
         cooldown_s=config.same_card_cooldown_s,
         **timing,
     )
+    for index, reader in enumerate(readers):
+        if isinstance(reader, AbsentReader):
+            hub.faults[index] = reader.error  # in the fault list from the start, as a reader that stopped
     stack.callback(hub.close)
     return hub
 
@@ -270,16 +341,51 @@ def _open_simulated(config: TableConfig, stack: contextlib.ExitStack) -> Table:
 
 
 def _open_pi(config: TableConfig, stack: contextlib.ExitStack) -> Table:
+    display = _display_or_stand_in(lambda: _open_oled(config), stack)
     readers = _open_readers(config, stack)
     hub = _hub(config, readers, stack)
-    display = _open_oled(config)
-    stack.callback(display.close)
-    factory = make_pin_factory(config.pin_factory)
-    if factory is not None:
-        stack.callback(factory.close)
-    controls = GpioControls(config.controls, pin_factory=factory, hold_time=config.hold_time_s)
-    stack.callback(controls.close)
+    controls = _controls_or_stand_in(config, stack)
     return Table("pi", readers, hub, display, controls)
+
+
+def _display_or_stand_in(opener: Callable[[], Display], stack: contextlib.ExitStack,
+                         clock: Callable[[], float] | None = None) -> Display:
+    """The display, or a stand-in that keeps trying to open it (``opener`` raises its error)."""
+    try:
+        display: Display = opener()
+    except HardwareError as error:
+        if error.lasting:
+            raise
+        log.error("%s; the table starts without it and tries it again every %g s", error, RETRY_S)
+        display = AbsentDisplay(opener, error, clock=clock or time.monotonic)
+    stack.callback(display.close)
+    return display
+
+
+def _controls_or_stand_in(config: TableConfig, stack: contextlib.ExitStack) -> Controls:
+    """Buttons, buzzer and LEDs on the Pi, or a stand-in that keeps trying to open them."""
+    factories: list[Any] = []
+
+    def opener() -> Controls:
+        controls, factory = open_controls(config)
+        if factory is not None:
+            factories.append(factory)
+        return controls
+
+    def close_factories() -> None:
+        for factory in factories:
+            factory.close()
+
+    stack.callback(close_factories)
+    try:
+        controls = opener()
+    except HardwareError as error:
+        if error.lasting:
+            raise
+        log.error("%s; the table starts without them and tries them again every %g s", error, RETRY_S)
+        controls = AbsentControls(opener, error)
+    stack.callback(controls.close)
+    return controls
 
 
 def open_reader(config: TableConfig, index: int) -> Mfrc522Reader:
@@ -321,11 +427,20 @@ def open_controls(config: TableConfig) -> tuple[GpioControls, Any]:
         raise
 
 
-def _open_readers(config: TableConfig, stack: contextlib.ExitStack) -> list[TagReader]:
-    """One MFRC522 driver per configured reader, each closed with the table."""
+def _open_readers(config: TableConfig, stack: contextlib.ExitStack,
+                  clock: Callable[[], float] | None = None) -> list[TagReader]:
+    """One MFRC522 driver per configured reader, each closed with the table; a reader that does not
+    open is a stand-in that raises its error and keeps trying (the hub lists it as faulty)."""
     readers: list[TagReader] = []
     for index in range(len(config.readers)):
-        reader = open_reader(config, index)
+        try:
+            reader: TagReader = open_reader(config, index)
+        except HardwareError as error:
+            if error.lasting:
+                raise
+            log.error("%s; the table starts without it and tries it again every %g s", error, RETRY_S)
+            reader = AbsentReader(lambda index=index: open_reader(config, index), error,  # type: ignore[misc]
+                                  clock=clock or time.monotonic)
         stack.callback(reader.close)
         readers.append(reader)
     return readers
@@ -346,7 +461,7 @@ def _open_oled(config: TableConfig, bus: Any | None = None) -> Oled:
     )
 
 
-def _open_emulated(config: TableConfig, stack: contextlib.ExitStack) -> Table:
+def _open_emulated(config: TableConfig, stack: contextlib.ExitStack, absent: Sequence[str] = ()) -> Table:
     from gpiozero.pins.mock import MockFactory  # type: ignore[import-untyped]
 
     from hardware.emulator import (
@@ -362,24 +477,36 @@ def _open_emulated(config: TableConfig, stack: contextlib.ExitStack) -> Table:
     spi = FakeSpiBus()
     gpio = FakeGpio()
     chips = []
-    for reader_config in config.readers:
+    unplugged: dict[str, Any] = {}
+    for index, reader_config in enumerate(config.readers):
         chip = Mfrc522Chip()
-        spi.attach(reader_config.bus, reader_config.device, chip)
+        where = (reader_config.bus, reader_config.device)
+        if f"reader:{index}" in absent:
+            spi.attach(*where, None)  # the node exists, nothing answers: MISO reads zeros
+            unplugged[f"reader:{index}"] = (where, chip)
+        else:
+            spi.attach(*where, chip)
         if reader_config.rst_pin is not None:
             gpio.wire(reader_config.rst_pin, chip.set_reset_level)
         chips.append(chip)
     stack.enter_context(emulated_pi(spi, gpio))
-    readers = _open_readers(config, stack)
-    hub = _hub(config, readers, stack, spi.clock)
     settings = config.display
     panel = OledPanel(settings.chip, column_offset=settings.page_address_offset if settings.chip == "sh1106" else 0)
-    i2c = FakeI2cBus({settings.address: panel})
-    with managed_smbus2(i2c, ports=(settings.port,)):
-        display = _open_oled(config)
-    stack.callback(display.close)
+    i2c = FakeI2cBus({} if "display" in absent else {settings.address: panel}, clock=spi.clock,
+                     clock_hz=settings.bus_hz)
+    if "display" in absent:
+        unplugged["display"] = (settings.address, panel)
+
+    def open_display() -> Display:
+        with managed_smbus2(i2c, ports=(settings.port,)):
+            return _open_oled(config)
+
+    display = _display_or_stand_in(open_display, stack, spi.clock.monotonic)
+    readers = _open_readers(config, stack, spi.clock.monotonic)
+    hub = _hub(config, readers, stack, spi.clock)
     factory = MockFactory()
     stack.callback(factory.close)
     controls = GpioControls(config.controls, pin_factory=factory, hold_time=config.hold_time_s)
     stack.callback(controls.close)
-    emulation = Emulation(chips=chips, spi=spi, i2c=i2c, pin_factory=factory, gpio=gpio)
+    emulation = Emulation(chips=chips, spi=spi, i2c=i2c, pin_factory=factory, gpio=gpio, unplugged=unplugged)
     return Table("emulated", readers, hub, display, controls, emulation)

@@ -289,7 +289,7 @@ def import_mfrc522(device: str = "NFC reader", bus: str = "SPI") -> types.Module
             fix = "pip install spidev==3.8 (it builds with python3-dev and build-essential from apt)"
         else:
             fix = "pip install --no-deps mfrc522==0.0.7 (after rpi-lgpio and spidev)"
-        raise NfcReaderError(device, bus, f"Python module {missing!r} is not installed", fix) from error
+        raise NfcReaderError(device, bus, f"Python module {missing!r} is not installed", fix, lasting=True) from error
     except OSError as error:
         if ".lgd-nfy" not in str(error):
             raise
@@ -300,6 +300,7 @@ def import_mfrc522(device: str = "NFC reader", bus: str = "SPI") -> types.Module
             f"lgpio cannot create its notification pipe in the current directory ({error})",
             "run the table from a directory its user may write to: WorkingDirectory= in the systemd unit, or "
             "set LG_WD to such a directory; this is not a gpio group problem",
+            lasting=True,
         ) from error
     except RuntimeError as error:
         # RPi.GPIO: "This module can only be run on a Raspberry Pi!"
@@ -309,6 +310,7 @@ def import_mfrc522(device: str = "NFC reader", bus: str = "SPI") -> types.Module
             f"RPi.GPIO refused to load ({error})",
             "run on a Raspberry Pi, or open the table in 'simulated' mode elsewhere; on a Raspberry Pi 5 "
             "replace RPi.GPIO with rpi-lgpio",
+            lasting=True,
         ) from error
 
 
@@ -414,7 +416,7 @@ class Mfrc522Reader:
             spi.open(bus, device)
         except FileNotFoundError as error:
             raise NfcReaderError(
-                self.name, self.bus_name, "the SPI device does not exist", _spi_enable_fix(bus, device)
+                self.name, self.bus_name, "the SPI device does not exist", _spi_enable_fix(bus, device), lasting=True
             ) from error
         except PermissionError as error:
             raise NfcReaderError(
@@ -423,6 +425,7 @@ class Mfrc522Reader:
                 "permission denied",
                 "add the user to the spi and gpio groups (sudo usermod -aG spi,gpio $USER, then log in again; "
                 "in the systemd unit: SupplementaryGroups=gpio spi i2c, and no PrivateDevices=yes)",
+            lasting=True,
             ) from error
         spi.max_speed_hz = speed_hz
         device_: SpiDevice = spi

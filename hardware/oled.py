@@ -37,6 +37,9 @@ OLED_ADDRESSES = (0x3C, 0x3D)
 REFRESH_S = 300.0
 """How often the init sequence is sent again, for a panel that browned out silently."""
 
+_NOP = 0xE3
+"""NOP: SSD1306 datasheet, command table (E3h); SH1106 datasheet, command 21 (E3H)."""
+
 log = logging.getLogger(__name__)
 
 
@@ -153,6 +156,7 @@ def open_luma_device(
             f"the I²C bus does not exist ({error})",
             f"enable I²C: sudo raspi-config nonint do_i2c 0 (or dtparam=i2c_arm=on in /boot/firmware/config.txt), "
             f"reboot, and check that ls /dev/i2c-{port} lists it",
+            lasting=True,
         ) from error
     except luma.core.error.DevicePermissionError as error:
         raise DisplayError(
@@ -161,8 +165,13 @@ def open_luma_device(
             "permission denied",
             "add the user to the i2c group (sudo usermod -aG i2c $USER, then log in again; "
             "in the systemd unit: SupplementaryGroups=gpio spi i2c)",
+            lasting=True,
         ) from error
     try:
+        # One NOP first (0xE3 on both controllers): a display that does not acknowledge it is not
+        # built a luma device, which would never be freed (see reinitialised), however often the
+        # table tries it again.
+        serial.command(_NOP)
         if chip == "sh1106":
             return sh1106(serial, width=WIDTH, height=HEIGHT, rotate=rotate, page_address_offset=page_address_offset)
         return ssd1306(serial, width=WIDTH, height=HEIGHT, rotate=rotate)

@@ -76,6 +76,7 @@ def me() -> Response:
         "banker_request": None if isinstance(answer, str) else REQUEST_STATES[answer],
         "players": list(state_to_json(state)["players"]) if state else [],
         "table": svc.table is not None,
+        "table_faults": views.table_faults(lang()),
     })
 
 

@@ -62,6 +62,7 @@ def setup_templates(app: Flask) -> None:
             "partial": request.headers.get("X-Partial") == "1", "table": svc.table,
             "live": request.headers.get("X-Live") == "1",
             "colours": views.GROUP_COLOURS, "label": lambda word: label(word, language),
+            "table_faults": views.table_faults(language),
         }
 
 

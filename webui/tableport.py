@@ -30,6 +30,18 @@ class CardInfo:
     """The tag's UID as hex text (``04:A1:B2:C3``)."""
 
 
+@dataclass(frozen=True)
+class TableFault:
+    """A part of the table that is not working now (the table goes on without it and tries it again)."""
+
+    part: str
+    """``reader``, ``display`` or ``controls`` (the buttons and the buzzer)."""
+    number: int = 0
+    """The reader's number as the table's screen says it (from 1), for a reader."""
+    bus: str = ""
+    """Where the reader sits, e.g. ``SPI0 CE1``, for a reader."""
+
+
 class TablePort(Protocol):
     simulated: bool
     """True for the simulated table (``banker run --simulated``): only then is ``/table`` served."""
@@ -52,6 +64,10 @@ class TablePort(Protocol):
         Raises:
             ValueError: an unknown button, or the table is not simulated.
         """
+        ...
+
+    def faults(self) -> list[TableFault]:
+        """The parts not working now (empty while every part works)."""
         ...
 
     def frame_png(self, scale: int = 1) -> bytes:

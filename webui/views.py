@@ -303,3 +303,18 @@ def debts_view(state: GameState, player: str, language: str) -> dict[str, Any]:
         "bankrupt_refused": refusal(state, Bankrupt(player), language),
         "decisions": [d for d in state.decisions if d.player == seat],
     }
+
+
+def table_faults(language: str) -> list[str]:
+    """What is wrong with the table's parts now, one sentence each in ``language`` (empty when
+    nothing is, or no table is connected)."""
+    table = services().table
+    if table is None:
+        return []
+    out = []
+    for fault in table.faults():
+        if fault.part == "reader":
+            out.append(text("web_fault_reader", language, number=fault.number, bus=fault.bus))
+        else:
+            out.append(text(f"web_fault_{fault.part}", language))
+    return out

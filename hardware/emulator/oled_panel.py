@@ -5,6 +5,16 @@
 and transaction, and fails with ``OSError`` errno 121 (EREMOTEIO) when nothing answers at the
 address, as the kernel does. :class:`OledPanel` decodes the command stream into display RAM, so a
 test can compare what the real luma driver sent with what was drawn, pixel by pixel.
+
+**Time.** Given a clock (the emulated table shares the SPI bus's :class:`~.clock.VirtualClock`), each
+write moves it by its time on the wire at ``clock_hz``: a START condition, the address byte, every
+payload byte, each byte 8 bits and the receiver's acknowledge bit (9 clock periods), and a STOP
+condition (NXP UM10204, the I²C-bus specification: "Each byte must be followed by an Acknowledge
+bit"; START and STOP take about one clock period each at these rates). A write to an address nobody
+acknowledges ends after the address byte. The controllers are specified up to fast mode, 400 kHz
+(SSD1306 datasheet 13.3, I²C interface timing: tcycle ≥ 2.5 µs; SH1106 datasheet, I²C interface:
+fSCL 400 kHz); 1 MHz (fast-mode plus) is outside both and is timed the same way, as many panels work
+at it: :attr:`FakeI2cBus.clock_hz` is a setting, not a claim that a given panel takes it.
 """
 
 from __future__ import annotations
@@ -189,6 +199,17 @@ class FakeI2cBus:
     panels: dict[int, OledPanel] = field(default_factory=dict)
     transactions: list[I2cTransaction] = field(default_factory=list)
     closed: bool = False
+    clock: Any = None
+    """A :class:`~.clock.Clock` that each write advances by its wire time, or ``None``."""
+    clock_hz: int = 400_000
+    """SCL frequency: 100 kHz (the Pi's default), 400 kHz (fast mode), 1 MHz (fast-mode plus)."""
+    handles_open: int = 0
+    """``smbus2.SMBus`` objects open on it (see :func:`managed_smbus2`)."""
+
+    def wire_s(self, payload_bytes: int, *, acknowledged: bool = True) -> float:
+        """Seconds on the wire of one write: START, the address, the payload (9 clocks a byte), STOP."""
+        clocks = 1 + 9 * (1 + (payload_bytes if acknowledged else 0)) + 1
+        return clocks / self.clock_hz
 
     def write_i2c_block_data(self, address: int, register: int, data: list[int]) -> None:
         if len(data) > 32:
@@ -203,6 +224,8 @@ class FakeI2cBus:
         if self.closed:
             raise OSError(errno.EBADF, "Bad file descriptor")
         panel = self.panels.get(address)
+        if self.clock is not None:
+            self.clock.advance(self.wire_s(len(payload), acknowledged=panel is not None))
         if panel is None:
             raise OSError(errno.EREMOTEIO, "Remote I/O error")
         self.transactions.append(I2cTransaction(address, payload))
@@ -214,6 +237,38 @@ class FakeI2cBus:
     def bytes_sent(self, since: int = 0) -> int:
         """Payload bytes (control bytes included, address bytes not) since transaction ``since``."""
         return sum(len(transaction.payload) for transaction in self.transactions[since:])
+
+
+class I2cHandle:
+    """One open ``/dev/i2c-N`` on a :class:`FakeI2cBus`: closing it (luma does, when a display did not
+    answer) leaves the other opens working, as closing one file descriptor does; the bus counts as
+    closed once every handle is."""
+
+    def __init__(self, bus: FakeI2cBus) -> None:
+        self.bus = bus
+        self.closed = False
+        bus.handles_open += 1
+        bus.closed = False
+
+    def write_i2c_block_data(self, address: int, register: int, data: list[int]) -> None:
+        self._check()
+        self.bus.write_i2c_block_data(address, register, data)
+
+    def i2c_rdwr(self, *messages: Any) -> None:
+        self._check()
+        self.bus.i2c_rdwr(*messages)
+
+    def _check(self) -> None:
+        if self.closed:
+            raise OSError(errno.EBADF, "Bad file descriptor")
+
+    def close(self) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        self.bus.handles_open -= 1
+        if self.bus.handles_open == 0:
+            self.bus.close()
 
 
 @contextmanager
@@ -230,10 +285,10 @@ def managed_smbus2(bus: FakeI2cBus, ports: Iterable[int] = (1,)) -> Iterator[Fak
     real = smbus2.SMBus
     allowed = set(ports)
 
-    def fake_smbus(port: int | None = None, force: bool = False) -> FakeI2cBus:
+    def fake_smbus(port: int | None = None, force: bool = False) -> I2cHandle:
         if port not in allowed:
             raise FileNotFoundError(errno.ENOENT, "No such file or directory", f"/dev/i2c-{port}")
-        return bus
+        return I2cHandle(bus)
 
     smbus2.SMBus = fake_smbus  # type: ignore[misc,assignment]
     try:

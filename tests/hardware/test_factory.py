@@ -76,18 +76,26 @@ def test_emulated_table_runs_every_real_driver_end_to_end() -> None:
 
 
 def test_pi_mode_off_a_pi_fails_loudly_instead_of_simulating() -> None:
-    with pytest.raises(NfcReaderError) as raised:
+    # The display is opened first (it is what can show what else is wrong): off a Pi it has no bus.
+    with pytest.raises(DisplayError, match="do_i2c 0") as raised:
         open_table(TableConfig(mode="pi"))
-    assert raised.value.device == "NFC reader 0 (MFRC522)"
-    assert "RPi" in str(raised.value)
+    assert raised.value.lasting
+    with managed_smbus2(FakeI2cBus({0x3C: OledPanel("sh1106")})), pytest.raises(NfcReaderError) as reader:
+        open_table(TableConfig(mode="pi"))
+    assert reader.value.device == "NFC reader 0 (MFRC522)"
+    assert "RPi" in str(reader.value)
 
 
 def test_pi_mode_without_spi_enabled_names_the_device_node() -> None:
-    with emulated_pi(FakeSpiBus()), pytest.raises(NfcReaderError, match=r"/dev/spidev0\.0.*do_spi 0"):
+    with (
+        emulated_pi(FakeSpiBus()),
+        managed_smbus2(FakeI2cBus({0x3C: OledPanel("sh1106")})),
+        pytest.raises(NfcReaderError, match=r"/dev/spidev0\.0.*do_spi 0"),
+    ):
         open_table(TableConfig(mode="pi"))
 
 
-def test_pi_mode_closes_the_readers_it_opened_when_the_display_is_missing() -> None:
+def test_pi_mode_does_not_start_without_the_i2c_bus_and_closes_what_it_opened() -> None:
     spi = FakeSpiBus()
     spi.attach(0, 0, Mfrc522Chip())
     spi.attach(0, 1, Mfrc522Chip())

@@ -260,7 +260,7 @@ def test_the_init_sequence_sent_again_is_the_one_the_installed_luma_sends(chip: 
     device = open_luma_device(chip=chip, bus=bus)  # type: ignore[arg-type]
     sequence = init_sequence(device)
     assert sequence is not None
-    expected = [0xAE, *sequence, 0x81, LUMA_CONTRAST[chip]]
+    expected = [0xE3, 0xAE, *sequence, 0x81, LUMA_CONTRAST[chip]]  # our NOP probe, then luma's constructor
     # Then the cleared frame's own address commands and its data.
     assert _commands_until_the_first_data(bus)[: len(expected)] == expected
 

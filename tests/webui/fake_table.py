@@ -11,7 +11,7 @@ from banker.actions import Rent
 from banker.errors import BankerError
 from banker.session import Session
 from hardware.display import ScreenView, render_view
-from webui.tableport import CardInfo
+from webui.tableport import CardInfo, TableFault
 
 BUTTONS = ("ok", "cancel", "up", "down")
 
@@ -31,6 +31,8 @@ class FakeTable:
         self.banker_questions: list[tuple[str, Callable[[bool], None]]] = []
         self.enrolling = False
         self.forgotten: list[str] = []
+        self.broken: list[TableFault] = []
+        """What :meth:`faults` answers: a test breaks a part by appending to it."""
 
     # --- TablePort ---------------------------------------------------------------------------------
     def cards(self) -> list[CardInfo]:
@@ -90,6 +92,9 @@ class FakeTable:
             elif button == "cancel":
                 self._player = self._deed = None
                 self._show(ScreenView(title="Table banker", lines=("Tap a card",)))
+
+    def faults(self) -> list[TableFault]:
+        return list(self.broken)
 
     def frame_png(self, scale: int = 1) -> bytes:
         image = render_view(self._view).convert("L")
