@@ -45,7 +45,7 @@ shellcheck:
 	@command -v shellcheck >/dev/null || [ "$$(id -u)" != 0 ] || ! command -v apt-get >/dev/null || \
 		apt-get install -y -qq shellcheck >/dev/null 2>&1 || \
 		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq shellcheck) >/dev/null 2>&1 || true
-	@if command -v shellcheck >/dev/null; then shellcheck firmware/install.sh; \
+	@if command -v shellcheck >/dev/null; then shellcheck firmware/install.sh firmware/hotspot-fallback.sh; \
 	else echo "shellcheck is not installed: firmware/install.sh not checked (sudo apt-get install shellcheck)"; fi
 
 # The phone page's browser tests drive Debian's Chromium. As root (CI) it is installed when missing;

@@ -9,8 +9,9 @@ host = "0.0.0.0"           # where the phone page listens
 port = 8080
 
 [hardware]                 # see hardware/README.md; every key optional
-readers = [{bus = 0, device = 0, rst_pin = 25}, {bus = 0, device = 1, rst_pin = 25}]
-display = {chip = "sh1106", address = 0x3C}
+readers = [{bus = 0, device = 0, rst_pin = 25}, {bus = 0, device = 1, rst_pin = 25},   # SPI0 CE0, CE1
+           {bus = 1, device = 0, rst_pin = 25}, {bus = 1, device = 1, rst_pin = 25}]   # SPI1 (--spi1 2cs)
+display = {chip = "sh1106", address = 0x3C, bus_hz = 400000}   # bus_hz: dtparam=i2c_arm_baudrate
 controls = {ok = 5, cancel = 6, up = 13, down = 26, buzzer = 12}
 pin_factory = "lgpio"
 ```
@@ -125,7 +126,18 @@ def load_config(path: str | Path | None) -> Config:
         raise ConfigError(f"{where}: [hardware] display address is 0x3C (60) or 0x3D (61), not {display.address}")
     if display.rotate not in (0, 2):
         raise ConfigError(f"{where}: [hardware] display rotate is 0 or 2 (upside down), not {display.rotate}")
+    _check_bus_clock(where, display.bus_hz)
     return config
+
+
+I2C_CLOCKS = (100_000, 400_000, 1_000_000)
+"""The I²C clocks a Pi's ``dtparam=i2c_arm_baudrate`` is set to for the OLED: standard, fast, fast-mode plus."""
+
+
+def _check_bus_clock(where: str, bus_hz: Any) -> None:
+    if isinstance(bus_hz, bool) or bus_hz not in I2C_CLOCKS:
+        raise ConfigError(f"{where}: [hardware] display bus_hz is the Pi's I²C clock (dtparam=i2c_arm_baudrate): "
+                          f"100000, 400000 or 1000000, not {bus_hz!r}")
 
 
 def _choice(where: str, name: str, value: Any, allowed: tuple[str, ...]) -> str:

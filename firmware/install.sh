@@ -19,9 +19,19 @@ Usage: sudo firmware/install.sh [options]
 
   --user NAME          the service user (default: banker)
   --prefix DIR         where the program goes (default: /opt/table-banker)
-  --spi1 2cs|3cs       also enable SPI1 for readers 2 and 3 (2cs) or 2, 3 and 4 (3cs)
-  --hotspot SSID PASS  make a Wi-Fi hotspot for places without Wi-Fi (NetworkManager); the Pi
-                       falls back to it when no known Wi-Fi is in range
+  --spi1 2cs|3cs       four readers (0-3) instead of two: also enable SPI1 and write the matching
+                       readers line to a new table.toml. 2cs: readers 0 and 1 on SPI0 (CE0, CE1),
+                       2 and 3 on SPI1 (CE0 GPIO18, CE1 GPIO17). 3cs: reader 0 alone on SPI0,
+                       1, 2 and 3 on SPI1 (CE0 GPIO18, CE1 GPIO17, CE2 GPIO16), for readers that
+                       do not share a MISO line well (hardware/README.md)
+  --i2c-hz 400000|1000000
+                       the I2C clock for the OLED (default 400000, what the SSD1306 and SH1106 are
+                       specified for); 1000000 sends a frame in about 10 ms instead of 24 ms but
+                       is outside the controllers' specification: use it only if the picture stays
+                       clean (hardware/README.md)
+  --hotspot SSID PASS  make a Wi-Fi hotspot for places without Wi-Fi (NetworkManager): at boot the
+                       Pi waits HOTSPOT_WAIT seconds (60) for a known Wi-Fi, and only if none
+                       connects it starts the hotspot
   --port N             the phone page's port written to a new table.toml (default: 8080)
   --language en|ru|bg  the table's language written to a new table.toml (default: en)
   --no-service         install the program but do not install or start the systemd unit
@@ -35,6 +45,8 @@ USAGE
 SERVICE_USER=banker
 PREFIX=/opt/table-banker
 SPI1=""
+I2C_HZ=400000
+HOTSPOT_WAIT=60
 HOTSPOT_SSID=""
 HOTSPOT_PASSWORD=""
 PORT=8080
@@ -56,6 +68,10 @@ while [ $# -gt 0 ]; do
         --spi1)
             [ $# -ge 2 ] || die "--spi1 needs 2cs or 3cs"
             case "$2" in 2cs | 3cs) SPI1="$2" ;; *) die "--spi1 is 2cs or 3cs, not '$2'" ;; esac
+            shift 2 ;;
+        --i2c-hz)
+            [ $# -ge 2 ] || die "--i2c-hz needs 400000 or 1000000"
+            case "$2" in 400000 | 1000000) I2C_HZ="$2" ;; *) die "--i2c-hz is 400000 or 1000000, not '$2'" ;; esac
             shift 2 ;;
         --hotspot)
             [ $# -ge 3 ] || die "--hotspot needs an SSID and a password"
@@ -89,6 +105,7 @@ CONFIG_DIR=/etc/table-banker
 CONFIG="$CONFIG_DIR/table.toml"
 STATE_DIR=/var/lib/table-banker
 UNIT=/etc/systemd/system/table-banker.service
+HOTSPOT_UNIT=/etc/systemd/system/table-hotspot.service
 BOOT_CONFIG=/boot/firmware/config.txt
 
 say() { echo "== $*"; }
@@ -135,18 +152,31 @@ say "enabling SPI and I2C"
 run raspi-config nonint do_spi 0
 run raspi-config nonint do_i2c 0
 
-# Append a line to config.txt unless it is there; comments go on lines of their own.
+# Append a line to config.txt unless it is there; comments go on lines of their own. A line after a
+# conditional section ([pi4], [cm4], ...) would apply to that model only: the lines go under [all].
 boot_line() {
-    local line="$1" comment="$2" file="$ROOT$BOOT_CONFIG"
+    local line="$1" comment="$2" file="$ROOT$BOOT_CONFIG" section
     mkdir -p "$(dirname "$file")"
     touch "$file"
     if ! grep -qxF "$line" "$file"; then
+        section="$(grep -E '^[[:space:]]*\[[^]]*\]' "$file" | tail -n 1 | tr -d '[:space:]' || true)"
+        if [ -n "$section" ] && [ "$section" != "[all]" ]; then
+            printf '[all]\n' >> "$file"
+        fi
         printf '# %s\n%s\n' "$comment" "$line" >> "$file"
         REBOOT=1
     fi
 }
 REBOOT=0
-boot_line "dtparam=i2c_arm_baudrate=400000" "table banker: a full OLED frame in about 25 ms instead of 95 ms"
+other_hz=$([ "$I2C_HZ" = 400000 ] && echo 1000000 || echo 400000)
+if grep -qxF "dtparam=i2c_arm_baudrate=$other_hz" "$ROOT$BOOT_CONFIG" 2>/dev/null; then
+    echo "install.sh: $BOOT_CONFIG already has dtparam=i2c_arm_baudrate=$other_hz; remove it for $I2C_HZ" >&2
+fi
+if [ "$I2C_HZ" = 400000 ]; then
+    boot_line "dtparam=i2c_arm_baudrate=400000" "table banker: a full OLED frame in about 24 ms instead of 95 ms"
+else
+    boot_line "dtparam=i2c_arm_baudrate=1000000" "table banker: a full OLED frame in about 10 ms (outside the OLED's 400 kHz specification)"
+fi
 if [ -n "$SPI1" ]; then
     other=$([ "$SPI1" = 2cs ] && echo 3cs || echo 2cs)
     if grep -qxF "dtoverlay=spi1-$other" "$ROOT$BOOT_CONFIG"; then
@@ -161,8 +191,11 @@ export DEBIAN_FRONTEND=noninteractive
 run apt-get update
 # lgpio from apt: pip has no lgpio wheel for Python 3.13 (trixie). python3-dev and build-essential
 # build spidev; the -dev libraries let Pillow build if no wheel fits.
-run apt-get install -y --no-install-recommends python3-venv python3-dev python3-pip build-essential \
-    python3-lgpio liblgpio-dev swig i2c-tools libjpeg-dev zlib1g-dev libfreetype-dev libopenjp2-7 git rsync
+PACKAGES=(python3-venv python3-dev python3-pip build-essential python3-lgpio liblgpio-dev swig i2c-tools
+    libjpeg-dev zlib1g-dev libfreetype-dev libopenjp2-7 git rsync)
+# NetworkManager's shared IPv4 (the hotspot hands out addresses) runs dnsmasq from dnsmasq-base.
+[ -z "$HOTSPOT_SSID" ] || PACKAGES+=(dnsmasq-base)
+run apt-get install -y --no-install-recommends "${PACKAGES[@]}"
 
 # ---- the user ------------------------------------------------------------------------------------
 say "service user $SERVICE_USER"
@@ -196,6 +229,25 @@ run "${PIP[@]}" install --upgrade "$PREFIX/src"
 run "${PIP[@]}" install --no-deps --force-reinstall "$PREFIX/src"
 
 # ---- settings ------------------------------------------------------------------------------------
+# The readers line of a new table.toml: the readers that --spi1 wires up (reader 0 first).
+readers_line() {
+    local reader='rst_pin = 25}'
+    case "$SPI1" in
+        2cs) echo "readers = [{bus = 0, device = 0, $reader, {bus = 0, device = 1, $reader, {bus = 1, device = 0, $reader, {bus = 1, device = 1, $reader]" ;;
+        3cs) echo "readers = [{bus = 0, device = 0, $reader, {bus = 1, device = 0, $reader, {bus = 1, device = 1, $reader, {bus = 1, device = 2, $reader]" ;;
+        *) echo "# readers = [{bus = 0, device = 0, $reader, {bus = 0, device = 1, $reader]" ;;
+    esac
+}
+
+# The display line: the I2C clock the frames are timed by (the emulated panel, banker bench).
+display_line() {
+    if [ "$I2C_HZ" = 400000 ]; then
+        echo '# display = {chip = "sh1106", address = 0x3C, bus_hz = 400000}'
+    else
+        echo "display = {chip = \"sh1106\", address = 0x3C, bus_hz = $I2C_HZ}"
+    fi
+}
+
 mkdir -p "$ROOT$CONFIG_DIR"
 if [ -f "$ROOT$CONFIG" ]; then
     say "keeping $CONFIG"
@@ -210,24 +262,53 @@ host = "0.0.0.0"
 port = $PORT
 
 [hardware]
-# readers = [{bus = 0, device = 0, rst_pin = 25}, {bus = 0, device = 1, rst_pin = 25}]
-# display = {chip = "sh1106", address = 0x3C}
+$(readers_line)
+$(display_line)
 # controls = {ok = 5, cancel = 6, up = 13, down = 26, buzzer = 12}
 TOML
 fi
+if [ -n "$SPI1" ] && ! grep -q '^readers *=' "$ROOT$CONFIG"; then
+    echo "install.sh: $CONFIG was kept and lists no readers, so the table uses two; for four, add under [hardware]:" >&2
+    echo "  $(readers_line)" >&2
+fi
 
 # ---- Wi-Fi hotspot -------------------------------------------------------------------------------
-if [ -n "$HOTSPOT_SSID" ]; then
-    say "Wi-Fi hotspot '$HOTSPOT_SSID' (used when no known Wi-Fi is in range)"
+# A value for a systemd EnvironmentFile: in double quotes, with \ and " escaped.
+env_quote() {
+    local value="${1//\\/\\\\}"
+    printf '"%s"' "${value//\"/\\\"}"
+}
+
+# The unit's EnvironmentFile with the hotspot's name and password: created 0600, never readable by others.
+write_hotspot_env() {
+    local file="$ROOT$CONFIG_DIR/hotspot.env"
+    rm -f "$file"
+    (
+        umask 077
+        printf 'HOTSPOT_SSID=%s\nHOTSPOT_PASSWORD=%s\n' "$(env_quote "$HOTSPOT_SSID")" "$(env_quote "$HOTSPOT_PASSWORD")" > "$file"
+    )
+}
+
+# The access point: WPA2 with CCMP (AES) only, never started by NetworkManager on its own (it would
+# win over the home Wi-Fi at boot and then never scan again); table-hotspot.service starts it when no
+# known Wi-Fi connected within the wait.
+install_hotspot() {
+    say "Wi-Fi hotspot '$HOTSPOT_SSID' (started at boot when no known Wi-Fi connects within $HOTSPOT_WAIT s)"
     run nmcli connection delete table-hotspot || true
-    run nmcli connection add type wifi ifname wlan0 con-name table-hotspot autoconnect yes \
+    run nmcli connection add type wifi ifname wlan0 con-name table-hotspot autoconnect no \
         ssid "$HOTSPOT_SSID" 802-11-wireless.mode ap 802-11-wireless.band bg ipv4.method shared \
-        wifi-sec.key-mgmt wpa-psk wifi-sec.psk "$HOTSPOT_PASSWORD" connection.autoconnect-priority -10
-    cat > "$ROOT$CONFIG_DIR/hotspot.env" <<ENV
-HOTSPOT_SSID=$HOTSPOT_SSID
-HOTSPOT_PASSWORD=$HOTSPOT_PASSWORD
-ENV
-    chmod 600 "$ROOT$CONFIG_DIR/hotspot.env"
+        wifi-sec.key-mgmt wpa-psk wifi-sec.proto rsn wifi-sec.pairwise ccmp wifi-sec.group ccmp \
+        wifi-sec.psk "$HOTSPOT_PASSWORD"
+    write_hotspot_env
+    mkdir -p "$(dirname "$ROOT$HOTSPOT_UNIT")"
+    sed -e "s|/opt/table-banker|$PREFIX|g" -e "s|hotspot-fallback.sh 60|hotspot-fallback.sh $HOTSPOT_WAIT|" \
+        "$SOURCE/firmware/table-hotspot.service" > "$ROOT$HOTSPOT_UNIT"
+    run systemctl daemon-reload
+    run systemctl enable table-hotspot.service
+}
+
+if [ -n "$HOTSPOT_SSID" ]; then
+    install_hotspot
 fi
 
 # ---- the service ---------------------------------------------------------------------------------

@@ -65,6 +65,7 @@ def test_the_settings_file(tmp_path: Path) -> None:
                           ("[tabel]\n", "unknown section"),
                           ("[table]\ncolour = 1\n", "has no field"),
                           ('[hardware]\ndisplay = {chip = "lcd"}\n', "[hardware]"),
+                          ("[hardware]\ndisplay = {bus_hz = 3400000}\n", "display bus_hz is the Pi's I²C clock"),
                           ("port = \n", "not valid TOML")):
         bad = tmp_path / "bad.toml"
         bad.write_text(text, encoding="utf-8")

@@ -12,6 +12,8 @@ import pytest
 FIRMWARE = Path(__file__).resolve().parents[2] / "firmware"
 SCRIPT = FIRMWARE / "install.sh"
 UNIT = FIRMWARE / "table-banker.service"
+HOTSPOT_UNIT = FIRMWARE / "table-hotspot.service"
+FALLBACK = FIRMWARE / "hotspot-fallback.sh"
 
 
 def fake_pi(root: Path, *, codename: str = "bookworm", model: str | None = "Raspberry Pi 4 Model B Rev 1.5") -> Path:
@@ -36,16 +38,18 @@ def install(root: Path, *options: str) -> subprocess.CompletedProcess[str]:
 def test_shellcheck_finds_nothing() -> None:
     if shutil.which("shellcheck") is None:
         pytest.skip("shellcheck is not installed (apt-get install shellcheck)")
-    result = subprocess.run(["shellcheck", str(SCRIPT)], capture_output=True, text=True)
+    result = subprocess.run(["shellcheck", str(SCRIPT), str(FALLBACK)], capture_output=True, text=True)
     assert result.returncode == 0, result.stdout
 
 
-def test_the_unit_passes_systemd_analyze_verify(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("source", "program"), [(UNIT, "/opt/table-banker/venv/bin/banker"),
+                                               (HOTSPOT_UNIT, "/opt/table-banker/src/firmware/hotspot-fallback.sh")])
+def test_the_units_pass_systemd_analyze_verify(tmp_path: Path, source: Path, program: str) -> None:
     if shutil.which("systemd-analyze") is None:
         pytest.skip("systemd-analyze is not available")
     # verify checks that ExecStart exists: point it at a program this machine has.
-    text = UNIT.read_text().replace("/opt/table-banker/venv/bin/banker", shutil.which("true") or "/bin/true")
-    unit = tmp_path / "table-banker.service"
+    text = source.read_text().replace(program, shutil.which("true") or "/bin/true")
+    unit = tmp_path / source.name
     unit.write_text(text)
     result = subprocess.run(["systemd-analyze", "verify", str(unit)], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
@@ -169,4 +173,136 @@ def test_the_wifi_qr_text_while_the_hotspot_is_up() -> None:
 
 def test_the_unit_reads_the_hotspot_settings_the_script_writes() -> None:
     assert "EnvironmentFile=-/etc/table-banker/hotspot.env" in UNIT.read_text()
-    assert "HOTSPOT_SSID=$HOTSPOT_SSID" in SCRIPT.read_text()
+    assert "HOTSPOT_SSID=%s" in SCRIPT.read_text()
+
+
+def commands_of(result: subprocess.CompletedProcess[str]) -> list[str]:
+    return [line[2:] for line in result.stdout.splitlines() if line.startswith("+ ")]
+
+
+@pytest.mark.parametrize(
+    ("spi1", "readers", "overlay"),
+    [("2cs", [(0, 0), (0, 1), (1, 0), (1, 1)], "dtoverlay=spi1-2cs"),
+     ("3cs", [(0, 0), (1, 0), (1, 1), (1, 2)], "dtoverlay=spi1-3cs")],
+)
+def test_spi1_gives_a_new_table_four_readers(tmp_path: Path, spi1: str, readers: list[tuple[int, int]],
+                                             overlay: str) -> None:
+    from firmware.config import load_config
+
+    root = fake_pi(tmp_path)
+    result = install(root, "--spi1", spi1)
+    assert result.returncode == 0, result.stderr
+    assert overlay in (root / "boot/firmware/config.txt").read_text().splitlines()
+    table = load_config(root / "etc/table-banker/table.toml").table_config("pi")
+    assert [(reader.bus, reader.device) for reader in table.readers] == readers
+    assert {reader.rst_pin for reader in table.readers} == {25}
+
+
+def test_spi1_on_a_table_toml_that_was_kept_says_what_to_add(tmp_path: Path) -> None:
+    root = fake_pi(tmp_path)
+    assert install(root).returncode == 0
+    again = install(root, "--spi1", "2cs")
+    assert again.returncode == 0
+    assert "lists no readers, so the table uses two" in again.stderr
+    assert "readers = [{bus = 0, device = 0, rst_pin = 25}" in again.stderr
+
+
+def test_config_txt_lines_go_under_all_after_a_conditional_section(tmp_path: Path) -> None:
+    root = fake_pi(tmp_path)
+    boot = root / "boot/firmware/config.txt"
+    boot.write_text("[all]\ndtparam=audio=on\n[pi4]\narm_boost=1\n")
+    assert install(root, "--spi1", "2cs").returncode == 0
+    lines = boot.read_text().splitlines()
+    assert lines[:4] == ["[all]", "dtparam=audio=on", "[pi4]", "arm_boost=1"]
+    assert lines[4] == "[all]"
+    assert "dtparam=i2c_arm_baudrate=400000" in lines[5:] and "dtoverlay=spi1-2cs" in lines[5:]
+    assert lines.count("[all]") == 2  # once added, the next lines already are under [all]
+
+
+def test_the_i2c_clock_setting(tmp_path: Path) -> None:
+    from firmware.config import load_config
+
+    root = fake_pi(tmp_path)
+    assert install(root, "--i2c-hz", "1000000").returncode == 0
+    assert "dtparam=i2c_arm_baudrate=1000000" in (root / "boot/firmware/config.txt").read_text().splitlines()
+    assert load_config(root / "etc/table-banker/table.toml").table_config("pi").display.bus_hz == 1_000_000
+    refused = install(fake_pi(tmp_path / "other"), "--i2c-hz", "3400000")
+    assert refused.returncode == 2 and "--i2c-hz is 400000 or 1000000" in refused.stderr
+
+
+def test_the_hotspot_starts_only_when_no_known_wifi_connects(tmp_path: Path) -> None:
+    root = fake_pi(tmp_path)
+    result = install(root, "--hotspot", "Cottage", "monopoly1")
+    assert result.returncode == 0, result.stderr
+    commands = commands_of(result)
+    (add,) = [command for command in commands if command.startswith("nmcli connection add")]
+    words = add.split()
+    setting = dict(zip(words[3::2], words[4::2], strict=False))
+    assert setting["autoconnect"] == "no"  # NetworkManager never picks it over the home Wi-Fi by itself
+    assert setting["wifi-sec.key-mgmt"] == "wpa-psk"
+    assert setting["wifi-sec.proto"] == "rsn"  # WPA2
+    assert setting["wifi-sec.pairwise"] == "ccmp" and setting["wifi-sec.group"] == "ccmp"
+    assert setting["ipv4.method"] == "shared"
+    (apt,) = [command for command in commands if command.startswith("apt-get install")]
+    assert "dnsmasq-base" in apt.split()  # what ipv4.method shared runs
+    assert "systemctl enable table-hotspot.service" in commands
+    unit = (root / "etc/systemd/system/table-hotspot.service").read_text()
+    assert "Type=oneshot" in unit
+    assert "ExecStart=/opt/table-banker/src/firmware/hotspot-fallback.sh 60" in unit
+    without = install(fake_pi(tmp_path / "home"))
+    assert "dnsmasq-base" not in [word for command in commands_of(without) for word in command.split()]
+    assert not (tmp_path / "home/etc/systemd/system/table-hotspot.service").exists()
+
+
+def test_the_hotspot_password_file_is_never_readable_by_others_and_is_quoted(tmp_path: Path) -> None:
+    import shlex
+
+    root = fake_pi(tmp_path)
+    shims = tmp_path / "bin"
+    shims.mkdir()
+    calls = tmp_path / "chmod-calls"
+    # Any chmod of the file would mean it existed with other permissions first.
+    (shims / "chmod").write_text(f'#!/bin/sh\necho "$@" >> {calls}\nexec /bin/chmod "$@"\n')
+    (shims / "chmod").chmod(0o755)
+    ssid, password = 'Cot"tage\\ 2', "mono $poly #1"
+    result = subprocess.run(
+        ["bash", str(SCRIPT), "--root", str(root), "--dry-run", "--hotspot", ssid, password],
+        capture_output=True, text=True, timeout=60,
+        env={"PATH": f"{shims}:/usr/bin:/bin", "HOME": str(tmp_path)},
+    )
+    assert result.returncode == 0, result.stderr
+    env = root / "etc/table-banker/hotspot.env"
+    assert env.stat().st_mode & 0o777 == 0o600
+    assert not calls.exists() or "hotspot.env" not in calls.read_text()
+    # systemd's EnvironmentFile: double quotes, backslash escapes, no expansion (as shlex reads it).
+    values = dict(shlex.split(line)[0].split("=", 1) for line in env.read_text().splitlines())
+    assert values == {"HOTSPOT_SSID": ssid, "HOTSPOT_PASSWORD": password}
+
+
+@pytest.fixture
+def fake_nmcli(tmp_path: Path) -> tuple[Path, Path]:
+    """An nmcli that prints the active connections from a file and records every other call."""
+    active, calls = tmp_path / "active", tmp_path / "calls"
+    active.write_text("")
+    shims = tmp_path / "bin"
+    shims.mkdir()
+    (shims / "nmcli").write_text(
+        f'#!/bin/sh\nif [ "$5" = show ]; then cat {active}; else echo "$@" >> {calls}; fi\n')
+    (shims / "nmcli").chmod(0o755)
+    return active, calls
+
+
+@pytest.mark.parametrize(
+    ("active", "started"),
+    [("802-11-wireless:Home\nloopback:lo\n", False), ("", True), ("802-11-wireless:table-hotspot\n", True),
+     ("802-3-ethernet:Wired connection 1\n", True)],
+)
+def test_the_fallback_starts_the_hotspot_only_without_a_known_wifi(
+    tmp_path: Path, fake_nmcli: tuple[Path, Path], active: str, started: bool
+) -> None:
+    active_file, calls = fake_nmcli
+    active_file.write_text(active)
+    result = subprocess.run(["bash", str(FALLBACK), "1"], capture_output=True, text=True, timeout=30,
+                            env={"PATH": f"{tmp_path / 'bin'}:/usr/bin:/bin"})
+    assert result.returncode == 0, result.stderr
+    assert (calls.exists() and "connection up table-hotspot" in calls.read_text()) == started
