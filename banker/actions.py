@@ -325,6 +325,13 @@ JSON_TYPES = {list: "json_list", str: "json_text", int: "json_number", float: "j
 """The kind of a JSON value, as a label of :mod:`banker.messages`."""
 
 
+MAX_TEXT = 80
+"""Characters in any text of an action (a name, an id, a payment's reason): a line that the table's screen
+and every phone can show."""
+DIRECTION_MARKS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+"""Unicode's bidirectional controls: one of them makes "$1,500" after it read as "005,1$"."""
+
+
 def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in pairs:
@@ -334,16 +341,48 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return out
 
 
+def parse_json(text: str | bytes) -> Any:
+    """One JSON value, read as the journal, a replay script and the web API all read it.
+
+    Raises:
+        BadInput: not JSON (``bad_json``), a key given twice, nesting too deep for Python's reader, or a
+            number with more digits than Python reads. Texts are checked later, by :func:`parse_action`.
+    """
+    try:
+        return json.loads(text, object_pairs_hook=_no_duplicates)
+    except BadInput:
+        raise
+    except json.JSONDecodeError as exc:
+        raise BadInput("bad_json", problem=exc.msg, column=exc.colno) from exc
+    except RecursionError as exc:
+        raise BadInput("too_deep", limit=MAX_DEPTH) from exc
+    except UnicodeDecodeError as exc:
+        raise BadInput("bad_text", position=exc.start + 1) from exc
+    except ValueError as exc:  # an integer of more digits than int() accepts
+        raise BadInput("number_too_long") from exc
+
+
+def _check_text(value: str) -> str:
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise BadInput("bad_text", position=exc.start + 1) from exc
+    value = unicodedata.normalize("NFC", value)
+    if len(value) > MAX_TEXT:
+        raise BadInput("text_too_long", text=value[:20] + "…", length=len(value), limit=MAX_TEXT)
+    for position, char in enumerate(value, start=1):
+        if char in DIRECTION_MARKS or unicodedata.category(char) == "Cc":
+            raise BadInput("text_control", text=value.encode("unicode_escape").decode("ascii"), position=position)
+    return value
+
+
 def _clean(value: Any, depth: int = 0) -> Any:
-    """Every text in NFC, no lone surrogates, no nesting beyond :data:`MAX_DEPTH`."""
+    """Every text in NFC, at most :data:`MAX_TEXT` characters, without control characters or direction
+    marks and without lone surrogates; no nesting beyond :data:`MAX_DEPTH`."""
     if depth > MAX_DEPTH:
         raise BadInput("too_deep", limit=MAX_DEPTH)
     if isinstance(value, str):
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError as exc:
-            raise BadInput("bad_text", position=exc.start + 1) from exc
-        return unicodedata.normalize("NFC", value)
+        return _check_text(value)
     if isinstance(value, list):
         return [_clean(v, depth + 1) for v in value]
     if isinstance(value, dict):
@@ -357,23 +396,15 @@ def _clean(value: Any, depth: int = 0) -> Any:
     return value
 
 
-def parse_action(data: dict[str, Any] | str) -> Action:
+def parse_action(data: dict[str, Any] | str | bytes) -> Action:
     """Build an action from its JSON form (a dict or one JSON line); :class:`BadInput` if malformed.
 
-    Texts are normalised to NFC; a key given twice, a lone surrogate, nesting deeper than
-    :data:`MAX_DEPTH` and a number with more digits than Python reads are refused like any bad field.
+    Texts are normalised to NFC; a key given twice, a lone surrogate, a text longer than :data:`MAX_TEXT`
+    or with a control character or a direction mark, nesting deeper than :data:`MAX_DEPTH` and a number
+    with more digits than Python reads are refused like any bad field.
     """
-    if isinstance(data, str):
-        try:
-            data = json.loads(data, object_pairs_hook=_no_duplicates)
-        except BadInput:
-            raise
-        except json.JSONDecodeError as exc:
-            raise BadInput("bad_json", problem=exc.msg, column=exc.colno) from exc
-        except RecursionError as exc:
-            raise BadInput("too_deep", limit=MAX_DEPTH) from exc
-        except ValueError as exc:  # an integer of more digits than int() accepts
-            raise BadInput("number_too_long") from exc
+    if isinstance(data, (str, bytes)):
+        data = parse_json(data)
     if not isinstance(data, dict):
         raise BadInput("not_an_object", got=JSON_TYPES.get(type(data), "json_text"))
     fields_: dict[str, Any] = _clean(data)

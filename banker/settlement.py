@@ -13,6 +13,7 @@ from banker.deeds import share_out
 from banker.edition import load_edition
 from banker.errors import BadInput, IllegalAction
 from banker.ledger import Event, Transaction
+from banker.names import lookalike
 from banker.rules import Rules
 from banker.state import BANK, POT, RESERVED_NAMES, Auction, Debt, GameState, PlayerState, PropertyState
 from banker.work import Work
@@ -38,6 +39,9 @@ def new_game(a: NewGame) -> tuple[GameState, tuple[Event, ...]]:
     for i, name in enumerate(names):
         if folded.index(folded[i]) != i:
             raise BadInput("duplicate_player", player=name, other=names[folded.index(folded[i])])
+    alike = lookalike(names)
+    if alike is not None:
+        raise BadInput("player_lookalike", player=alike[0], other=alike[1])
     start = GameState(
         edition=edition,
         rules=rules,
@@ -63,6 +67,10 @@ def check_player_name(name: str) -> None:
         raise BadInput("player_name_control", player=name.encode("unicode_escape").decode("ascii"))
     if all(c.isspace() or unicodedata.category(c) in INVISIBLE for c in name):
         raise BadInput("player_name_invisible", player=name.encode("unicode_escape").decode("ascii"))
+    if any(unicodedata.category(c) == "Cf" for c in name):
+        # Zero-width spaces and joiners, direction marks: a name that draws like another, or turns the
+        # amounts beside it around on the table's screen.
+        raise BadInput("player_name_format", player=name.encode("unicode_escape").decode("ascii"))
     if name.strip() != name:
         raise BadInput("bad_player_name", player=name)
     if len(name) > MAX_NAME_LENGTH:

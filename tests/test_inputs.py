@@ -127,8 +127,14 @@ def test_amount_ceiling_and_rules_ceiling() -> None:
     (["Zo\u00eb", "Zoe\u0308"], "duplicate_player"),
     (["Ann", "ANN"], "duplicate_player"),
     (["Ann", "\u200b"], "player_name_invisible"),
-    (["Ann", "Bo\nb"], "player_name_control"),
-    (["Ann", "B" * 10_000], "player_name_too_long"),
+    (["Ann", "Bo\nb"], "text_control"),
+    (["Ann", "B" * 10_000], "text_too_long"),
+    (["Ann", "B" * 21], "player_name_too_long"),
+    (["Ann", "\u0410nn"], "player_lookalike"),
+    (["Cy", "\u0421\u0443"], "player_lookalike"),
+    (["Ann", "Ann\u200b"], "player_name_format"),
+    (["\u202eAnn", "Bob"], "text_control"),
+    (["Ann", "Bob\u2066"], "text_control"),
     (["Ann", ""], "player_name_empty"),
     (["Ann", " Bob"], "bad_player_name"),
     (["Ann", "Bank"], "reserved_player_name"),
@@ -137,6 +143,40 @@ def test_bad_player_names(players: list[str], key: str) -> None:
     with pytest.raises(BadInput) as info:
         apply(None, parse_action({"action": "new_game", "edition": "us", "players": players}))
     assert info.value.key == key
+
+
+@pytest.mark.parametrize(("players", "key"), [
+    (("Ann", "Bo\nb"), "player_name_control"),
+    (("\u202eAnn", "Bob"), "player_name_format"),
+    (("Ann", "A\u200dnn"), "player_name_format"),
+    (("Ann", "\u0410nn"), "player_lookalike"),
+])
+def test_the_engine_checks_names_given_without_the_parser(players: tuple[str, ...], key: str) -> None:
+    with pytest.raises(BadInput) as info:
+        apply(None, NewGame("us", players))
+    assert info.value.key == key
+
+
+def test_names_that_only_share_letters_are_different_players() -> None:
+    state, _ = apply(None, NewGame("us", ("Ann", "Anna", "Аня", "Cy", "Dee")))
+    assert [p.name for p in state.players] == ["Ann", "Anna", "Аня", "Cy", "Dee"]
+
+
+@pytest.mark.parametrize(("line", "key"), [
+    ('{"action": "pay", "player": "Ann", "amount": 1, "to": "Bob", "amount": 999999999}', "duplicate_key"),
+    ('{"action": "pay", "player": "Ann", "amount": 1, "to": "Bob", "reason": "%s"}' % ("x" * 15_000),
+     "text_too_long"),
+    ('{"action": "pay", "player": "Ann", "amount": 1, "to": "Bob", "reason": "rent\\u202e"}', "text_control"),
+    ('{"action": "salary", "player": "Ann", "x": %s}' % ("[" * 5000 + "]" * 5000), "too_deep"),
+    ('{"action": "salary", "player": "Ann"', "bad_json"),
+])
+def test_lines_the_journal_and_the_api_refuse(line: str, key: str) -> None:
+    with pytest.raises(BadInput) as info:
+        parse_action(line)
+    assert info.value.key == key
+    with pytest.raises(BadInput) as again:
+        parse_action(line.encode())
+    assert again.value.key == key
 
 
 def test_names_are_normalised_so_either_spelling_finds_the_player() -> None:
