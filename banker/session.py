@@ -7,6 +7,7 @@ snapshot, without waiting.
 
 from __future__ import annotations
 
+import hashlib
 import random
 import threading
 import time
@@ -17,8 +18,8 @@ from banker.actions import Action, NewGame, Undo
 from banker.board import board_event
 from banker.edition import load_edition
 from banker.engine import apply, trim_history, undo_depth
-from banker.errors import BankerError, IllegalAction
-from banker.journal import UNDO_DEPTH, Journal
+from banker.errors import BadInput, BankerError, IllegalAction
+from banker.journal import UNDO_DEPTH, GameLost, Journal
 from banker.ledger import Event
 from banker.rules import Rules
 from banker.state import GameState
@@ -50,7 +51,11 @@ class Session:
         session = cls(journal, **kwargs)  # type: ignore[arg-type]
         target = game_id if game_id is not None else journal.current_game()
         if target is not None:
-            session._state = journal.load(target)
+            try:
+                session._state = journal.load(target)
+            except GameLost:
+                # Nothing of it can be restored (journal.damage says so): the table starts without a game.
+                return session
             session._game_id = target
             session._depth = undo_depth(session._state)
             journal.set_current(target)
@@ -121,12 +126,12 @@ class Session:
         return state, (*events, board_event(self._state, state, action)), action
 
     def _journal(self, state: GameState, events: tuple[Event, ...], action: Action,
-                 request: tuple[str, int, str] | None) -> None:
+                 request: tuple[str, int, str, str] | None) -> None:
         at = self._clock()
         if isinstance(action, NewGame):
             self._game_id = self.journal.create_game(action, events, at)
             if request is not None:
-                self.journal.record_request(request[0], request[1], request[2], at)
+                self.journal.record_request(*request[:3], at, request[3])
         else:
             assert self._game_id is not None
             self.journal.append(self._game_id, state.seq, action, events, at, request, state)
@@ -158,20 +163,25 @@ class Session:
 
         The first request applies the action and answers ``respond(state, events)``, journaled with
         the action in one transaction; a refusal answers ``refuse(error)`` and is remembered too.
-        Every later request with the same key gets that first answer and changes nothing.
+        Every later request with the same key gets that first answer and changes nothing; one with the
+        same key and another action is refused (``idempotency_key_reused``) and not remembered.
         """
+        digest = hashlib.sha256(action.to_line().encode()).hexdigest()
         with self._lock:
-            first = self.journal.request(key)
+            first = self.journal.request_with_digest(key)
             if first is not None:
+                if first[2] is not None and first[2] != digest:
+                    status, body = refuse(BadInput("idempotency_key_reused"))
+                    return status, body, False
                 return first[0], first[1], True
             try:
                 state, events, action = self._apply(action)
             except BankerError as error:
                 status, body = refuse(error)
-                self.journal.record_request(key, status, body, self._clock())
+                self.journal.record_request(key, status, body, self._clock(), digest)
                 return status, body, False
             status, body = respond(state, events)
-            self._journal(state, events, action, (key, status, body))
+            self._journal(state, events, action, (key, status, body, digest))
             self._publish(state, events, action)
         return status, body, False
 

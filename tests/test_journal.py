@@ -149,3 +149,124 @@ def test_short_game_deal_is_resolved_before_journaling(tmp_path: Path) -> None:
     assert again.state is not None
     assert state_to_json(again.state)["properties"] == owners
     again.journal.close()
+
+
+# --- what the table decides and keeps: the banker role, wrong guesses, damaged rows, unusable files ------------
+
+def test_the_banker_role_is_granted_per_game_and_generation(tmp_path: Path) -> None:
+    with Journal(tmp_path / "j.sqlite3") as journal:
+        journal.grant_banker("phone-a", None, 1.0)
+        assert journal.holds_banker("phone-a", None) and not journal.holds_banker("phone-a", 1)
+        journal.grant_banker("phone-a", 1, 2.0)
+        journal.grant_banker("phone-b", 1, 2.0)
+        assert journal.holds_banker("phone-a", 1) and journal.holds_banker("phone-b", 1)
+        assert journal.end_banker_grants() == 1
+        assert not journal.holds_banker("phone-a", 1) and not journal.holds_banker("phone-b", 1)
+        journal.grant_banker("phone-b", 1, 3.0)
+    with Journal(tmp_path / "j.sqlite3") as journal:  # kept across a restart
+        assert journal.holds_banker("phone-b", 1) and journal.banker_generation() == 1
+
+
+def test_misses_are_counted_atomically(tmp_path: Path) -> None:
+    from banker.journal import Miss
+
+    with Journal(tmp_path / "j.sqlite3") as journal:
+        def count(current: dict[str, Miss]) -> tuple[dict[str, Miss | None], int]:
+            seen = current.get("k", Miss(0, 0.0, 0.0)).count
+            return {"k": Miss(seen + 1, 0.0, 1.0)}, seen
+
+        seen: list[int] = []
+        threads = [threading.Thread(target=lambda: seen.append(journal.update_misses(["k"], count)))
+                   for _ in range(50)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert sorted(seen) == list(range(50))
+        assert journal.forget_misses(before=2.0) == 1
+
+
+def test_a_damaged_row_is_set_aside_and_the_game_goes_on(tmp_path: Path) -> None:
+    import sqlite3
+
+    path = tmp_path / "j.sqlite3"
+    session = Session(Journal(path))
+    session.submit(GAME)
+    for amount in (1, 2, 3, 4, 5):
+        session.submit(Pay("Ann", amount, "Bob"))
+    session.journal.close()
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE actions SET action = '{\"action\": \"pay\", \"pla' WHERE seq = 4")
+    resumed = Session.resume(Journal(path))
+    assert resumed.state is not None and resumed.state.seq == 3
+    assert resumed.state.players[1].cash == 1500 + 1 + 2 + 3
+    damage = resumed.journal.damage(resumed.game_id)
+    assert damage is not None and (damage.first_seq, damage.lost, damage.key) == (4, 2, "bad_json")
+    resumed.submit(Pay("Ann", 10, "Bob"))  # playable: the next action takes the place of the lost ones
+    resumed.journal.close()
+    again = Session.resume(Journal(path))
+    assert again.state is not None and again.state.seq == 4 and again.state.players[1].cash == 1516
+    assert again.journal.damage(again.game_id) == damage  # still says what was lost
+    again.journal.close()
+
+
+def test_a_row_the_rules_refuse_is_set_aside_too(tmp_path: Path) -> None:
+    import sqlite3
+
+    path = tmp_path / "j.sqlite3"
+    session = Session(Journal(path))
+    session.submit(GAME)
+    session.submit(Pay("Ann", 1, "Bob"))
+    session.submit(Pay("Ann", 2, "Bob"))
+    session.journal.close()
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE actions SET action = '{\"action\": \"pay\", \"player\": \"Zed\", \"amount\": 1, "
+                   "\"to\": \"Bob\"}' WHERE seq = 2")
+    resumed = Session.resume(Journal(path))
+    assert resumed.state is not None and resumed.state.seq == 1
+    damage = resumed.journal.damage(resumed.game_id)
+    assert damage is not None and damage.first_seq == 2 and damage.lost == 1
+    resumed.journal.close()
+
+
+def test_a_game_whose_first_row_is_damaged_leaves_a_table_without_a_game(tmp_path: Path) -> None:
+    import sqlite3
+
+    path = tmp_path / "j.sqlite3"
+    session = Session(Journal(path))
+    session.submit(GAME)
+    session.journal.close()
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE actions SET action = 'junk' WHERE seq = 0")
+    resumed = Session.resume(Journal(path))
+    assert resumed.state is None
+    damage = resumed.journal.damage(resumed.journal.current_game())
+    assert damage is not None and damage.first_seq == 0
+    resumed.submit(GAME)  # a new game can be started
+    resumed.journal.close()
+
+
+def test_files_that_are_not_a_journal_are_named(tmp_path: Path) -> None:
+    from banker.journal import JournalError
+
+    (tmp_path / "text.sqlite3").write_bytes(b"not a database at all" * 50)
+    (tmp_path / "dir.sqlite3").mkdir()
+    (tmp_path / "file").write_text("x")
+    for path, problem in ((tmp_path / "text.sqlite3", "is not a journal"), (tmp_path / "dir.sqlite3", "is a directory"),
+                          (tmp_path / "file" / "j.sqlite3", "cannot make the directory")):
+        with pytest.raises(JournalError, match=problem):
+            Journal(path)
+
+
+def test_a_journal_from_before_request_digests_opens(tmp_path: Path) -> None:
+    import sqlite3
+
+    path = tmp_path / "old.sqlite3"
+    with sqlite3.connect(path) as db:
+        db.execute("CREATE TABLE requests (key TEXT PRIMARY KEY, status INTEGER NOT NULL, body TEXT NOT NULL, "
+                   "at REAL NOT NULL)")
+        db.execute("INSERT INTO requests VALUES ('k', 200, '{}', 1.0)")
+    with Journal(path) as journal:
+        assert journal.request_with_digest("k") == (200, "{}", None)
+        journal.record_request("k2", 409, "{}", 2.0, "abc")
+        assert journal.request_with_digest("k2") == (409, "{}", "abc")
