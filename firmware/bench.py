@@ -241,15 +241,17 @@ def bench_program(streams: int = 8, actions: int = 100, held: int = 56, taps: in
             time.sleep(1.0)
             figures["rss_idle_mb"] = program.rss_mb()
             figures.update(_program_tap_to_frame(banker, program.port, taps))
-            cookie = "; ".join(f"{k}={v}" for k, v in banker.cookies.items())
-            opened = open_streams(program.port, cookie, streams)
+            # Each stream is a phone of its own (streams are capped per phone), joined with the first game's code.
+            opened = open_streams(program.port, program.code, streams)
             latency(banker, opened, 5, 1)
             samples = latency(banker, opened, actions, 1)
             figures["streams"] = streams
             figures["stream_latency_median_ms"] = round(statistics.median(samples), 2)
             figures["stream_latency_p99_ms"] = round(percentile(samples, 99), 2)
             figures[f"rss_with_{streams}_phones_mb"] = program.rss_mb()
-            opened += open_streams(program.port, cookie, held - streams)
+            opened += open_streams(program.port, program.code, held - streams)
+            if any(stream.refused for stream in opened):
+                raise ProgramBenchError(f"a stream was refused with {held} phones")
             answers = []
             for _ in range(20):
                 status, elapsed = banker.act({"action": "salary", "player": "Bob"})

@@ -23,7 +23,7 @@ from pathlib import Path
 from types import FrameType
 from typing import IO, Any
 
-from banker.journal import Journal
+from banker.journal import Journal, JournalError
 from banker.messages import LANGUAGES, render
 from banker.session import Session
 from firmware.config import Config, ConfigError, load_config
@@ -205,9 +205,16 @@ def limit_malloc_arenas(arenas: int = MALLOC_ARENAS) -> bool:
 
 
 def settings(args: argparse.Namespace) -> Config:
+    """The config file's settings with the command line's on top.
+
+    Raises:
+        ConfigError: the file cannot be used, or ``--port`` is not 0 to 65535.
+    """
     config = load_config(args.config)
     values = dict(config.__dict__)
     if args.port is not None:
+        if not 0 <= args.port <= 65535:
+            raise ConfigError(f"--port must be a whole number 0-65535 (0: any free port), not {args.port}")
         values["port"] = args.port
     if args.host:
         values["host"] = args.host
@@ -248,27 +255,66 @@ def cmd_run(args: argparse.Namespace) -> int:
         table.close()
 
 
+def open_journal(config: Config) -> Journal:
+    """The journal in the data directory (made if missing).
+
+    Raises:
+        JournalError: the directory cannot be made or used (under a file, in /proc, not writable), or the
+            journal file is not one (one line saying which file and why).
+    """
+    try:
+        config.data_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise JournalError(f"cannot use the data directory {config.data_dir} ({error.strerror or error}): "
+                           "choose another --data-dir") from error
+    if not os.access(config.data_dir, os.W_OK | os.X_OK) or not config.data_dir.is_dir():
+        raise JournalError(f"cannot write in the data directory {config.data_dir}: choose another --data-dir")
+    return Journal(config.journal_path)
+
+
+def say_what_was_lost(journal: Journal, session: Session) -> None:
+    """One line in the log when the game was resumed from a damaged journal (the phone page says it too)."""
+    game_id = session.game_id if session.game_id is not None else journal.current_game()
+    damage = journal.damage(game_id)
+    if damage is not None:
+        log.warning("game %s was damaged: the actions from %d on were set aside (%d in all): %s", game_id,
+                    damage.first_seq, damage.lost, render(damage.key, damage.params, "en"))
+
+
 def serve(config: Config, table: Table, stop: threading.Event, mode: str) -> int:
     """Run the table and the phone page on an opened table until ``stop`` is set."""
     from webui import create_app
     from webui.join import join_code, join_url
     from webui.server import start
 
-    config.data_dir.mkdir(parents=True, exist_ok=True)
-    journal = Journal(config.journal_path)
+    try:
+        journal = open_journal(config)
+    except JournalError as error:
+        print(f"banker run: {error}", file=sys.stderr)
+        return 2
     server = None
     loop: TableLoop | None = None
     try:
         session = Session.resume(journal)
+        say_what_was_lost(journal, session)
         host_for_phones = "127.0.0.1" if mode == "simulated" or config.host.startswith("127.") else local_address()
         code = join_code(journal)
         loop = TableLoop(session, table, language=config.language)
-        app = create_app(session, table=loop, config={"DATA_DIR": str(config.data_dir), "LANGUAGE": loop.language})
+        try:
+            app = create_app(session, table=loop, config={"DATA_DIR": str(config.data_dir), "LANGUAGE": loop.language})
+        except OSError as error:
+            print(f"banker run: cannot use the phone page's key {config.data_dir / 'webui-secret.key'} "
+                  f"({error.strerror or error}): move it away or choose another --data-dir", file=sys.stderr)
+            return 2
         try:
             server = start(app, config.host, config.port)
         except OSError as error:
             print(f"banker run: cannot serve the phone page on {config.host}:{config.port} ({error.strerror}): "
                   "another program (or another table) uses that port; stop it or choose --port", file=sys.stderr)
+            return 2
+        except ValueError:
+            print(f"banker run: cannot serve the phone page on {config.host}:{config.port}: not an address of "
+                  "this computer; choose --host (0.0.0.0: every address)", file=sys.stderr)
             return 2
         base = f"http://{host_for_phones}:{server.port}"
         app.config["BASE_URL"] = base

@@ -20,9 +20,10 @@ from werkzeug.wrappers import Response as BaseResponse
 from banker.errors import BankerError
 from banker.messages import LANGUAGES
 from banker.session import Session
-from webui import texts
+from webui import guard, texts
 from webui.auth import Approvals, Limiter, NotAllowed
 from webui.core import RequestCache, Services, error_body, error_status
+from webui.join import JoinCodes
 from webui.stream import KEEPALIVE_SECONDS, Broker
 from webui.tableport import TablePort
 from webui.trades import Trades
@@ -82,13 +83,15 @@ def create_app(session: Session, table: TablePort | None = None, config: dict[st
     app.debug = False
     app.json.sort_keys = False  # type: ignore[attr-defined]
     language = app.config["LANGUAGE"] if app.config["LANGUAGE"] in LANGUAGES else "en"
+    guard.install(app)  # before CSRFProtect: a request under a foreign name is refused first
     CSRFProtect(app)
-    app.extensions["banker"] = Services(
+    app.extensions["banker"] = services = Services(
         session=session,
         table=table,
         broker=Broker(session, table, int(app.config["MAX_STREAMS"]), float(app.config["KEEPALIVE"])),
         trades=Trades(),
-        limiter=Limiter(),
+        limiter=Limiter(session.journal),
+        codes=JoinCodes(session.journal),
         approvals=Approvals(),
         requests=RequestCache(),
         default_lang=language,
@@ -99,12 +102,20 @@ def create_app(session: Session, table: TablePort | None = None, config: dict[st
     from webui.pages import pages, setup_templates
     from webui.table import table_pages
 
+    follow_join_codes(services)
     app.register_blueprint(api)
     app.register_blueprint(pages)
     app.register_blueprint(table_pages)
     setup_templates(app)
     register_errors(app)
     return app
+
+
+def follow_join_codes(services: Services) -> None:
+    """A new game after the first gets a new join code, and a new code makes every wrong guess so far
+    worthless (the table's count of them starts again)."""
+    services.session.subscribe(services.codes.on_action)
+    services.codes.listen(lambda _code: services.limiter.clear("code:all"))
 
 
 def wants_json() -> bool:

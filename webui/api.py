@@ -8,15 +8,17 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, request, session
 from flask_wtf.csrf import generate_csrf
 
-from banker.actions import ACTION_TYPES, Trade, parse_action
+from banker.actions import ACTION_TYPES, Trade, parse_action, parse_object
 from banker.errors import BadInput, IllegalAction
 from banker.export import state_to_json
 from banker.messages import LANGUAGES
 from banker.scores import net_worth_series
 from webui import views
 from webui.auth import NotAllowed, Phone, phone_id, pin_is_set, set_pin, valid_pin
-from webui.core import error_body, idempotency_key, lang, phone, services, submit
+from webui.core import become_banker, error_body, idempotency_key, lang, phone, services, stop_being_banker, submit
+from webui.guard import own_address
 from webui.openapi import document
+from webui.server import watch_gone
 
 api = Blueprint("api", __name__, url_prefix="/api")
 REQUEST_STATES = {True: "granted", False: "refused", None: "waiting"}
@@ -30,20 +32,20 @@ def json_answer(status: int, body: str, replayed: bool = False) -> Response:
 
 
 def read_json() -> dict[str, Any]:
-    """The request body as a JSON object.
+    """The request body as a JSON object, read as ``banker replay`` reads a line (one reader: a key given
+    twice, nesting too deep, a text too long or with control characters are refused alike).
 
     Raises:
         NotAllowed: the body is not JSON (400).
-        BadInput: it is JSON but not an object.
+        BadInput: it is JSON but not an object, or has what an action may not have (422).
     """
     raw = request.get_data(cache=True)
     try:
-        data = json.loads(raw or b"{}")
-    except (ValueError, UnicodeDecodeError):
-        raise NotAllowed("web_bad_json", status=400) from None
-    if not isinstance(data, dict):
-        raise BadInput("not_an_object", got=type(data).__name__)
-    return data
+        return parse_object(raw or b"{}")
+    except BadInput as error:
+        if error.key in ("bad_json", "bad_text"):
+            raise NotAllowed("web_bad_json", status=400) from None
+        raise
 
 
 def joined() -> Phone:
@@ -60,10 +62,10 @@ def me() -> Response:
     pid = phone_id()
     svc = services()
     answer = svc.approvals.take(pid)
-    if answer is True:
-        session["banker"] = True
     who = phone()
     state = svc.session.state
+    # The players' names are the table's business: shown once the phone came with the code.
+    known = who is not None or bool(session.get("code_ok"))
     return jsonify({
         "phone": pid,
         "joined": who is not None,
@@ -74,7 +76,7 @@ def me() -> Response:
         "csrf_token": generate_csrf(),
         "pin_set": pin_is_set(svc.session.journal),
         "banker_request": None if isinstance(answer, str) else REQUEST_STATES[answer],
-        "players": list(state_to_json(state)["players"]) if state else [],
+        "players": [p.name for p in state.players] if state and known else [],
         "table": svc.table is not None,
         "table_faults": views.table_faults(lang()),
     })
@@ -183,7 +185,8 @@ def banker() -> Response:
     data = read_json()
     svc = services()
     if data.get("leave") is True:
-        session["banker"] = False
+        if who.banker:
+            stop_being_banker()
         return jsonify({"ok": True, "banker": False})
     if data.get("ask") is True:
         status, body, replayed = svc.requests.run(key, lambda: views.ask_table(who))
@@ -192,8 +195,6 @@ def banker() -> Response:
     if not isinstance(pin, str):
         raise BadInput("missing_field", action="banker", field="pin")
     status, body, replayed = svc.requests.run(key, lambda: views.try_pin(pin))
-    if status == 200:
-        session["banker"] = True
     return json_answer(status, body, replayed)
 
 
@@ -210,7 +211,7 @@ def change_pin() -> Response:
     if not isinstance(pin, str) or not valid_pin(pin):
         raise NotAllowed("web_pin_format", status=422, low=4, high=12)
     set_pin(journal, pin)
-    session["banker"] = True
+    become_banker(who.id)
     return jsonify({"ok": True, "banker": True})
 
 
@@ -220,12 +221,14 @@ def change_pin() -> Response:
 def stream() -> Response:
     who = joined()
     svc = services()
-    client = svc.broker.open(who.id, who.lang)
+    address = request.remote_addr or ""
+    client = svc.broker.open(who.id, who.lang, address, own_address(address))
     if client is None:
         response = Response(error_body("web_too_many_streams", views.text("web_too_many_streams", who.lang)),
                             status=503, mimetype="application/json")
         response.headers["Retry-After"] = "10"
         return response
+    watch_gone(request.environ, lambda: svc.broker.gone(client))
     since = request.headers.get("Last-Event-ID") or request.args.get("since", "")
     response = Response(svc.broker.events(client, since), mimetype="text/event-stream")
     response.headers["Cache-Control"] = "no-cache"

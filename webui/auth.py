@@ -1,8 +1,9 @@
 """Who a phone is and what it may do: the signed cookie, the banker PIN and the authorization rule.
 
 A phone is remembered by Flask's signed session cookie (the key is kept in ``DATA_DIR``, so it
-survives a restart of the Pi): a random phone id, the player it plays (or none: a watcher), whether
-it holds the banker role, and its language.
+survives a restart of the Pi): a random phone id, the player it plays (or none: a watcher) and its
+language. Whether it holds the banker role is kept on the table's side, in the journal, for one game
+and one generation of the role (a new PIN and "stop being the banker" start a new one).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import Any
 from flask import session
 
 from banker.actions import Action, StartAuction
-from banker.journal import Journal
+from banker.journal import Journal, Miss
 from banker.messages import LANGUAGES, render
 
 PLAYER_ACTIONS = frozenset({
@@ -81,13 +82,22 @@ def language(default: str) -> str:
     return lang if isinstance(lang, str) and lang in LANGUAGES else default
 
 
-def current_phone(default_lang: str) -> Phone | None:
-    """The joined phone of this request, or None before it joined (picked a player or to watch)."""
+def current_phone(default_lang: str, holds_banker: Callable[[str], bool]) -> Phone | None:
+    """The joined phone of this request, or None before it joined (picked a player or to watch).
+
+    The banker role is not in the cookie: ``holds_banker(phone id)`` asks the table (the journal), so a
+    saved copy of an old cookie does not bring it back."""
     if not session.get("joined"):
         return None
     player = session.get("player")
-    return Phone(phone_id(), player if isinstance(player, str) else None, bool(session.get("banker")),
-                 language(default_lang))
+    pid = phone_id()
+    return Phone(pid, player if isinstance(player, str) else None, holds_banker(pid), language(default_lang))
+
+
+def known_phone_id() -> str | None:
+    """The phone id the request's cookie carried (None: a first visit, no id made yet)."""
+    pid = session.get("phone")
+    return pid if isinstance(pid, str) else None
 
 
 def authorize(phone: Phone, action: Action) -> None:
@@ -142,43 +152,94 @@ def pin_is_set(journal: Journal) -> bool:
 
 
 def set_pin(journal: Journal, pin: str) -> None:
+    """Keep a new banker PIN; every phone that held the banker role with the old one loses it.
+
+    Raises:
+        NotAllowed: not 4-12 digits (422).
+    """
     if not valid_pin(pin):
         raise NotAllowed("web_pin_format", status=422, low=PIN_MIN, high=PIN_MAX)
     journal.set_setting(PIN_SETTING, hash_pin(pin))
+    journal.end_banker_grants()
 
 
 class Limiter:
-    """Wrong PINs and join codes: 5 tries, then a lock-out that doubles with each further miss."""
+    """Wrong join codes and PINs, counted in the journal: atomically (two guesses at once cannot both
+    see the same count), across a restart, and never forgotten while they still lock someone out.
+
+    A guess counts against its own key (the device's address; on the table's own computer, the
+    phone's cookie) and against the table's key of that kind, before it is checked: the fifth wrong
+    guess of a key locks it out for 30 s, doubling with each further one (at most an hour); the
+    twentieth wrong guess in all locks every phone out the same way, so that guessing from many
+    addresses gains nothing. A right guess clears its own key and takes itself off the table's.
+    A counter is forgotten an hour after its last wrong guess, once it locks nobody out.
+    """
 
     FREE_TRIES = 5
+    FREE_IN_ALL = 20
     FIRST_LOCK = 30.0
+    LONGEST_LOCK = 3600.0
+    FORGET_AFTER = 3600.0
 
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, journal: Journal, clock: Callable[[], float] = time.time) -> None:
+        self._journal = journal
         self._clock = clock
-        self._lock = threading.Lock()
-        self._misses: dict[str, tuple[int, float]] = {}
+        self._next_cleanup = 0.0
 
-    def wait(self, who: str) -> int:
-        """Seconds ``who`` must still wait before trying again (0: may try now)."""
-        with self._lock:
-            misses, until = self._misses.get(who, (0, 0.0))
-        left = until - self._clock()
-        return int(left) + 1 if left > 0 else 0
+    def _locked_until(self, count: int, free: int, now: float) -> float:
+        if count < free:
+            return 0.0
+        lock: float = self.FIRST_LOCK * float(2 ** min(count - free, 20))
+        return now + min(self.LONGEST_LOCK, lock)
 
-    def miss(self, who: str) -> None:
-        with self._lock:
-            misses, _ = self._misses.get(who, (0, 0.0))
-            misses += 1
-            until = 0.0
-            if misses >= self.FREE_TRIES:
-                until = self._clock() + self.FIRST_LOCK * 2 ** (misses - self.FREE_TRIES)
-            self._misses[who] = (misses, until)
-            if len(self._misses) > 10_000:  # keep the table small if someone sprays addresses
-                self._misses.pop(next(iter(self._misses)))
+    def attempt(self, key: str, table_key: str) -> int:
+        """Count a guess of ``key`` (and of the table's ``table_key``) before it is checked: the seconds
+        to wait instead when either is locked out (0: counted, check the guess now)."""
+        now = self._clock()
+        if now >= self._next_cleanup:
+            self._next_cleanup = now + 60
+            self._journal.forget_misses(now - self.FORGET_AFTER)
 
-    def success(self, who: str) -> None:
-        with self._lock:
-            self._misses.pop(who, None)
+        def change(current: dict[str, Miss]) -> tuple[dict[str, Miss | None], int]:
+            waits = [miss.until - now for miss in current.values() if miss.until > now]
+            if waits:
+                return {}, int(max(waits)) + 1
+            counted: dict[str, Miss | None] = {}
+            for name, free in ((key, self.FREE_TRIES), (table_key, self.FREE_IN_ALL)):
+                miss = current.get(name)
+                count = 1 if miss is None or now - miss.last > self.FORGET_AFTER else miss.count + 1
+                counted[name] = Miss(count, self._locked_until(count, free, now), now)
+            return counted, 0
+
+        return self._journal.update_misses((key, table_key), change)
+
+    def wait(self, key: str, table_key: str) -> int:
+        """Seconds until ``key`` may guess again (0: now), without counting anything."""
+        now = self._clock()
+
+        def look(current: dict[str, Miss]) -> tuple[dict[str, Miss | None], int]:
+            waits = [miss.until - now for miss in current.values() if miss.until > now]
+            return {}, int(max(waits)) + 1 if waits else 0
+
+        return self._journal.update_misses((key, table_key), look)
+
+    def success(self, key: str, table_key: str) -> None:
+        """The guess of ``key`` was right: forget its wrong guesses and take this one off the table's."""
+
+        def change(current: dict[str, Miss]) -> tuple[dict[str, Miss | None], None]:
+            updated: dict[str, Miss | None] = {key: None}
+            table = current.get(table_key)
+            if table is not None:
+                count = max(0, table.count - 1)
+                until = table.until if count >= self.FREE_IN_ALL else 0.0
+                updated[table_key] = Miss(count, until, table.last)
+            return updated, None
+
+        self._journal.update_misses((key, table_key), change)
+
+    def clear(self, table_key: str) -> None:
+        """Forget the table's counter (a new join code makes every earlier guess worthless)."""
+        self._journal.update_misses((table_key,), lambda current: ({table_key: None}, None))
 
 
 class Approvals:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import threading
+import time
 import types
 import typing
 from collections import OrderedDict
@@ -16,7 +18,7 @@ from flask import current_app, request
 from werkzeug.datastructures import MultiDict
 
 from banker import text
-from banker.actions import ACTION_TYPES, Action, parse_action
+from banker.actions import ACTION_TYPES, Action, NewGame, parse_action
 from banker.board import moves_of
 from banker.errors import BadInput, BankerError, IllegalAction
 from banker.ledger import Event
@@ -24,6 +26,7 @@ from banker.session import Session
 from banker.speech import say
 from banker.state import GameState
 from webui.auth import Approvals, Limiter, NotAllowed, Phone, authorize, current_phone
+from webui.join import JoinCodes
 from webui.stream import Broker
 from webui.tableport import TablePort
 from webui.trades import Trades
@@ -42,18 +45,37 @@ class RequestCache:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._answers: OrderedDict[str, tuple[int, str]] = OrderedDict()
+        self._answers: OrderedDict[str, tuple[int, str, str]] = OrderedDict()
 
     def run(self, key: str, handler: Callable[[], tuple[int, str]]) -> tuple[int, str, bool]:
+        """``handler``'s answer, or the first answer given for ``key`` (the same request again).
+
+        Raises:
+            BadInput: ``key`` was used for another request (``idempotency_key_reused``).
+        """
+        digest = request_digest()
         with self._lock:
             first = self._answers.get(key)
             if first is not None:
+                if first[2] != digest:
+                    raise BadInput("idempotency_key_reused")
                 return first[0], first[1], True
             status, body = handler()
-            self._answers[key] = (status, body)
+            self._answers[key] = (status, body, digest)
             while len(self._answers) > self.SIZE:
                 self._answers.popitem(last=False)
             return status, body, False
+
+
+def request_digest() -> str:
+    """What the request asks, whichever way it is sent: its address and its JSON body or form fields
+    (without the key and the CSRF token), to tell a retry from another request with the same key."""
+    parts = [request.method, request.path]
+    if request.form:
+        parts += sorted(f"{k}={v}" for k, v in request.form.items(multi=True) if k not in ("idem", "csrf_token"))
+    else:
+        parts.append(request.get_data(cache=True).decode("utf-8", "replace"))
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()
 
 
 @dataclass
@@ -63,6 +85,7 @@ class Services:
     broker: Broker
     trades: Trades
     limiter: Limiter
+    codes: JoinCodes
     approvals: Approvals
     requests: RequestCache
     default_lang: str
@@ -75,7 +98,35 @@ def services() -> Services:
 
 
 def phone() -> Phone | None:
-    return current_phone(services().default_lang)
+    svc = services()
+    return current_phone(svc.default_lang,
+                         lambda pid: svc.session.journal.holds_banker(pid, svc.session.game_id))
+
+
+def become_banker(pid: str) -> None:
+    """``pid`` holds the banker role from now on, for the current game (see :meth:`Journal.grant_banker`)."""
+    svc = services()
+    svc.session.journal.grant_banker(pid, svc.session.game_id, time.time())
+
+
+def stop_being_banker() -> None:
+    """The banker gives the role back: every phone that held it, and every saved copy of its cookie, loses it."""
+    services().session.journal.end_banker_grants()
+
+
+def guess_key(kind: str) -> tuple[str, str]:
+    """The limiter's keys for a guess of ``kind`` (``code``, ``pin``): this device's and the table's.
+
+    A device is its address; on the table's own computer, where every tab and the table's page share
+    the address, it is the phone's cookie (a first visit without one counts as the address)."""
+    from webui.auth import known_phone_id
+    from webui.guard import own_address
+
+    address = request.remote_addr or "?"
+    pid = known_phone_id()
+    if pid is not None and own_address(address):
+        return f"{kind}:phone:{pid}", f"{kind}:all"
+    return f"{kind}:addr:{address}", f"{kind}:all"
 
 
 def lang() -> str:
@@ -119,9 +170,13 @@ def told(state: GameState, events: tuple[Event, ...] | list[Event], language: st
 
 
 def submit(who: Phone, action: Action, key: str) -> tuple[int, str, bool]:
-    """Check the phone's right to ``action`` and submit it at most once for ``key``."""
+    """Check the phone's right to ``action`` and submit it at most once for ``key``. The banker who
+    starts a new game is its banker (the role lasts one game)."""
     authorize(who, action)
-    return submit_once(action, key, who.lang)
+    answer = submit_once(action, key, who.lang)
+    if answer[0] == 200 and isinstance(action, NewGame) and who.banker:
+        become_banker(who.id)
+    return answer
 
 
 def submit_once(action: Action, key: str, language: str) -> tuple[int, str, bool]:
@@ -145,6 +200,18 @@ def _plain_hint(hint: Any) -> Any:
     return hint
 
 
+def single_fields(form: MultiDict[str, str], multiple: tuple[str, ...] = ()) -> None:
+    """Refuse a form that gives a field twice (as a replay line may not give a key twice), except the
+    ``multiple`` ones that are lists.
+
+    Raises:
+        BadInput: ``duplicate_key`` naming the field.
+    """
+    for key in form:
+        if key not in multiple and len(form.getlist(key)) > 1:
+            raise BadInput("duplicate_key", field=key)
+
+
 def action_from_form(form: MultiDict[str, str], acting: str | None) -> Action:
     """An action from a plain HTML form: ``action`` names it, the other fields are its fields as text.
 
@@ -158,6 +225,8 @@ def action_from_form(form: MultiDict[str, str], acting: str | None) -> Action:
     if cls is None:
         return parse_action({"action": name})  # raises the engine's unknown_action message
     hints = typing.get_type_hints(cls)
+    single_fields(form, tuple(f.name.rstrip("_") for f in fields(cls)
+                              if typing.get_origin(_plain_hint(hints[f.name])) is tuple))
     data: dict[str, Any] = {"action": name}
     for f in fields(cls):
         key = f.name.rstrip("_")

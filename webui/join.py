@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import io
 import secrets
+import threading
+from collections.abc import Callable
 
 import segno
 from PIL import Image
 
+from banker.actions import Action, NewGame
 from banker.journal import Journal
 
 CODE_SETTING = "webui_join_code"
@@ -17,12 +20,56 @@ CODE_LENGTH = 4
 
 
 def join_code(journal: Journal) -> str:
-    """The table's short join code, made once and kept in the journal's settings."""
+    """The table's short join code, made on first use and kept in the journal's settings."""
     code = journal.setting(CODE_SETTING)
     if code is None:
-        code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-        journal.set_setting(CODE_SETTING, code)
+        code = new_join_code(journal)
     return code
+
+
+def new_join_code(journal: Journal) -> str:
+    """Make and keep a new join code (never the one it replaces)."""
+    old = journal.setting(CODE_SETTING)
+    code = old
+    while code == old:
+        code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+    assert code is not None
+    journal.set_setting(CODE_SETTING, code)
+    return code
+
+
+class JoinCodes:
+    """The table's join code as the phone page and the table show it: a new one for every game after
+    the first (the code a table starts with belongs to its first game) and whenever the banker asks.
+    Phones that joined stay joined; only new phones need the new code."""
+
+    def __init__(self, journal: Journal) -> None:
+        self.journal = journal
+        self._listeners: list[Callable[[str], None]] = []
+        self._lock = threading.Lock()
+
+    @property
+    def current(self) -> str:
+        return join_code(self.journal)
+
+    def renew(self) -> str:
+        """A new code; every listener hears it (they must only enqueue: this may run under the session's lock)."""
+        with self._lock:
+            code = new_join_code(self.journal)
+            listeners = list(self._listeners)
+        for listener in listeners:
+            listener(code)
+        return code
+
+    def listen(self, callback: Callable[[str], None]) -> None:
+        """Call ``callback(code)`` with each new code (the table's screen, the program's output)."""
+        with self._lock:
+            self._listeners.append(callback)
+
+    def on_action(self, _state: object, _events: object, action: Action) -> None:
+        """A Session subscriber: a new game after the first gets a new code."""
+        if isinstance(action, NewGame) and len(self.journal.games()) > 1:
+            self.renew()
 
 
 def normalize_code(text: str) -> str:

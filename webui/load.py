@@ -8,6 +8,8 @@ child process; this process plays the phones over HTTP. It measures
    MAX_STREAMS (and one stream more, which must be refused with 503);
 3. the child's resident memory (VmRSS) with 8 phones connected.
 
+Each stream is a phone of its own (its own cookie, joined as a watcher): streams are capped per phone.
+
 It stops by itself: every wait has a deadline and the steps end at MAX_STREAMS.
 """
 
@@ -160,8 +162,19 @@ def rss_mb(pid: int) -> float:
     return float("nan")
 
 
-def open_streams(port: int, cookie: str, count: int, deadline: float = 10.0) -> list[Stream]:
-    streams = [Stream(port, cookie) for _ in range(count)]
+def watcher_cookie(port: int, code: str) -> str:
+    """A new phone joined as a watcher (a stream is capped per phone, so each stream is a phone of its own)."""
+    phone = Phone(port)
+    phone.request("GET", f"/j/{code}")
+    phone.token = json.loads(phone.request("GET", "/api/me")[1])["csrf_token"]
+    status, body, _ = phone.request("POST", "/api/join", {"player": None})
+    assert status == 200, body
+    return "; ".join(f"{k}={v}" for k, v in phone.cookies.items())
+
+
+def open_streams(port: int, code: str, count: int, deadline: float = 10.0) -> list[Stream]:
+    """``count`` phones, each with its stream open (or refused with 503)."""
+    streams = [Stream(port, watcher_cookie(port, code)) for _ in range(count)]
     for stream in streams:
         stream.start()
     for stream in streams:
@@ -207,11 +220,10 @@ def main(argv: list[str] | None = None) -> int:
         port, code = parent.recv()
         banker = Phone(port)
         banker.join_as_banker(code)
-        cookie = "; ".join(f"{k}={v}" for k, v in banker.cookies.items())
         game = 1
         idle_rss = rss_mb(process.pid or 0)
 
-        streams = open_streams(port, cookie, args.streams)
+        streams = open_streams(port, code, args.streams)
         latency(banker, streams, 5, game)  # warm up
         samples = latency(banker, streams, args.actions, game)
         rss = rss_mb(process.pid or 0)
@@ -224,7 +236,9 @@ def main(argv: list[str] | None = None) -> int:
         held = 0
         while len(streams) < args.max_streams:
             more = min(args.step, args.max_streams - len(streams))
-            streams += open_streams(port, cookie, more)
+            streams += open_streams(port, code, more)
+            if any(stream.refused for stream in streams):
+                raise AssertionError(f"a stream was refused with {len(streams)} open, below MAX_STREAMS")
             answers = []
             for _ in range(20):
                 status, elapsed = banker.act({"action": "salary", "player": "Bob"})
@@ -237,7 +251,7 @@ def main(argv: list[str] | None = None) -> int:
             if worst >= GOAL_ANSWER_MS:
                 break
             held = len(streams)
-        extra = open_streams(port, cookie, 1)
+        extra = open_streams(port, code, 1)
         refused = extra[0].refused
         print(f"phones holding a stream with every action answered under {GOAL_ANSWER_MS:.0f} ms: {held} "
               f"(the cap, MAX_STREAMS={args.max_streams}; stream {args.max_streams + 1} "

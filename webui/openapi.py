@@ -121,7 +121,8 @@ def document() -> dict[str, Any]:
         "409": {"description": "The rules refuse it now; the message says why, in the phone's language",
                 "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
         "413": {"description": "The body is too large"},
-        "422": {"description": "A malformed action or an unknown name",
+        "422": {"description": "A malformed action or an unknown name, or an Idempotency-Key already used for "
+                               "another request",
                 "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
     }
     headers = [
@@ -174,6 +175,12 @@ def document() -> dict[str, Any]:
     paths["/api/banker/pin"] = {"post": {"operationId": "banker_pin", "summary": "Set the banker PIN (the banker, "
                                          "or the first phone while none is set)", "parameters": headers,
                                          "responses": {**json_ok, **errors}}}
+    wrong_host = {"description": "The Host header is not one of the table's names or addresses (a page elsewhere "
+                                  "whose name points at the table); nothing is read or done",
+                  "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+    for operations in paths.values():
+        for operation in operations.values():
+            operation["responses"]["421"] = wrong_host
     return {
         "openapi": "3.1.0",
         "info": {"title": "Table banker", "version": "1",

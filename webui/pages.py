@@ -4,6 +4,7 @@ script adds live updates and submits the same forms by fetch."""
 from __future__ import annotations
 
 import json
+import re
 import secrets
 from collections.abc import Callable
 from dataclasses import fields
@@ -12,7 +13,7 @@ from typing import Any
 from flask import Blueprint, Flask, Response, current_app, flash, redirect, render_template, request, session, url_for
 from werkzeug.wrappers import Response as BaseResponse
 
-from banker.actions import Bundle, NewGame, Trade
+from banker.actions import Bundle, NewGame, Trade, parse_action
 from banker.edition import available_editions, load_edition
 from banker.errors import BadInput, BankerError
 from banker.messages import LANGUAGES, label
@@ -23,8 +24,18 @@ from banker.worth import net_worth
 from webui import views
 from webui.auth import NotAllowed, Phone, pin_is_set, set_pin, valid_pin
 from webui.chart import worth_chart
-from webui.core import action_from_form, idempotency_key, lang, phone, services, submit
-from webui.join import join_code, join_url, qr_svg
+from webui.core import (
+    action_from_form,
+    become_banker,
+    idempotency_key,
+    lang,
+    phone,
+    services,
+    single_fields,
+    stop_being_banker,
+    submit,
+)
+from webui.join import join_url, qr_svg
 from webui.texts import text
 
 pages = Blueprint("pages", __name__)
@@ -32,7 +43,6 @@ pages = Blueprint("pages", __name__)
 NAV = (("home", "pages.home"), ("deeds", "pages.deeds"), ("money", "pages.money"),
        ("auction", "pages.auction"), ("trades", "pages.trades"), ("more", "pages.more"))
 PRESETS = ("classic", "short", "timed")
-MAX_NAME = 20
 
 
 def setup_templates(app: Flask) -> None:
@@ -63,12 +73,18 @@ def setup_templates(app: Flask) -> None:
             "live": request.headers.get("X-Live") == "1",
             "colours": views.GROUP_COLOURS, "label": lambda word: label(word, language),
             "table_faults": views.table_faults(language),
+            "damage": views.damage_text(language),
         }
+
+
+SAFE_NEXT = re.compile(r"/(?:[A-Za-z0-9_.~-]+(?:/[A-Za-z0-9_.~-]+)*)?/?(?:\?[A-Za-z0-9_.~=&%+-]*)?")
+"""A page of this table to go back to: a path of plain letters, digits and ``_.~-`` (no tab, line break,
+space, backslash or a second slash that a browser would read as another site) and a plain query."""
 
 
 def back(default: str = "/") -> str:
     target = request.form.get("next") or request.args.get("next") or default
-    return target if target.startswith("/") and not target.startswith("//") and "\\" not in target else default
+    return target if SAFE_NEXT.fullmatch(target) else default
 
 
 def need_phone() -> Phone:
@@ -136,8 +152,10 @@ def join() -> BaseResponse | str:
             return redirect(url_for("pages.join"), code=303)
         return redirect(url_for("pages.home"), code=303)
     state = current_state()
-    players = [p.name for p in state.players if not p.bankrupt] if state else []
-    return page("join.html", code_ok=bool(session.get("code_ok")), players=players)
+    code_ok = bool(session.get("code_ok"))
+    # The players' names are for the phones that came with the code.
+    players = [p.name for p in state.players if not p.bankrupt] if state and code_ok else []
+    return page("join.html", code_ok=code_ok, players=players)
 
 
 @pages.post("/lang")
@@ -158,7 +176,7 @@ def invite_url() -> str:
     svc = services()
     # The table program may learn its address after create_app: read the setting now.
     base = current_app.config.get("BASE_URL") or svc.base_url or request.host_url.rstrip("/")
-    return join_url(base, join_code(svc.session.journal))
+    return join_url(base, svc.codes.current)
 
 
 # --- the game -------------------------------------------------------------------------------------------
@@ -249,7 +267,7 @@ def history() -> str:
 @pages.get("/more")
 def more() -> str:
     need_phone()
-    return page("more.html", invite=invite_url(), code=join_code(services().session.journal))
+    return page("more.html", invite=invite_url(), code=services().codes.current)
 
 
 @pages.get("/end")
@@ -287,6 +305,7 @@ def bundle_from_form(prefix: str) -> Bundle:
             raise BadInput("bad_field", action="trade", field=prefix + name, value=json.dumps(raw),
                            expected="a whole number") from None
 
+    single_fields(request.form, multiple=("give_properties", "take_properties"))
     return Bundle(number("cash"), tuple(request.form.getlist(prefix + "properties")), number("jail_cards"))
 
 
@@ -294,8 +313,11 @@ def bundle_from_form(prefix: str) -> Bundle:
 def propose() -> BaseResponse:
     def run(who: Phone) -> tuple[int, str, bool]:
         key = idempotency_key(request.form)
-        trade = Trade(from_=who.player or "", to=request.form.get("to", ""), give=bundle_from_form("give_"),
-                      take=bundle_from_form("take_"), settles_debt=bool(request.form.get("settles_debt")))
+        give, take = bundle_from_form("give_"), bundle_from_form("take_")
+        trade = parse_action({"action": "trade", "from": who.player or "-", "to": request.form.get("to", "") or "-",
+                              "give": give.to_json(), "take": take.to_json(),
+                              "settles_debt": bool(request.form.get("settles_debt"))})
+        assert isinstance(trade, Trade)
         if not who.player:
             raise NotAllowed("web_watcher")
         return services().requests.run(key, lambda: views.propose_trade(who, trade))
@@ -323,7 +345,6 @@ def banker() -> BaseResponse | str:
     if request.method == "GET":
         answer = svc.approvals.take(who.id)
         if answer is True:
-            session["banker"] = True
             flash(text("web_banker_granted", who.lang), "ok")
         elif answer is False:
             flash(text("web_banker_refused", who.lang), "error")
@@ -334,8 +355,14 @@ def banker() -> BaseResponse | str:
     def run(me: Phone) -> tuple[int, str, bool]:
         key = idempotency_key(request.form)
         if what == "leave":
-            session["banker"] = False
+            if me.banker:
+                stop_being_banker()
             return 200, json.dumps({"log": [text("web_banker_left", me.lang)]}), False
+        if what == "new_code":
+            if not me.banker:
+                raise NotAllowed("web_banker_only", action="new_code")
+            code = svc.codes.renew()
+            return 200, json.dumps({"log": [text("web_new_code_made", me.lang, code=code)]}), False
         if what in ("enroll", "forget"):
             return svc.requests.run(key, lambda: views.tags_request(me, what, request.form.get("uid", "")))
         if what == "ask":
@@ -349,12 +376,11 @@ def banker() -> BaseResponse | str:
                 if not valid_pin(pin):
                     raise NotAllowed("web_pin_format", status=422, low=4, high=12)
                 set_pin(svc.session.journal, pin)
-                session["banker"] = True
+                become_banker(me.id)
                 return 200, json.dumps({"log": [text("web_pin_saved", me.lang)]}), False
             raise NotAllowed("web_banker_only", action="pin")
         status, body, replayed = svc.requests.run(key, lambda: views.try_pin(request.form.get("pin", "")))
         if status == 200:
-            session["banker"] = True
             body = json.dumps({"log": [text("web_banker_granted", me.lang)]})
         return status, body, replayed
 
@@ -381,7 +407,10 @@ def setup() -> str:
 
 
 def new_game_from_form() -> NewGame:
-    players = [n.strip()[:MAX_NAME] for n in request.form.getlist("players") if n.strip()]
+    single_fields(request.form, multiple=("players",))
+    # Names as typed: the engine refuses what it would refuse in a replay script, rather than the page
+    # cutting a name to fit.
+    players = [n.strip(" ") for n in request.form.getlist("players") if n.strip()]
     rules: dict[str, Any] = {}
     for spec in rules_fields():
         raw = request.form.get("rule_" + spec["name"], "").strip()
@@ -402,7 +431,10 @@ def new_game_from_form() -> NewGame:
         rules["short_game"] = True
     elif preset == "timed":
         rules["timed_game"] = True
-    return NewGame(edition=request.form.get("edition", "us"), players=tuple(players), rules=rules)
+    action = parse_action({"action": "new_game", "edition": request.form.get("edition", "us"), "players": players,
+                           "rules": rules})
+    assert isinstance(action, NewGame)
+    return action
 
 
 @pages.post("/setup")
@@ -415,7 +447,7 @@ def start_game() -> BaseResponse:
             if not valid_pin(pin):
                 raise NotAllowed("web_pin_format", status=422, low=4, high=12)
             set_pin(journal, pin)
-            session["banker"] = True
+            become_banker(who.id)
             who = Phone(who.id, who.player, True, who.lang)
         action = new_game_from_form()
         status, body, replayed = submit(who, action, key)

@@ -25,6 +25,11 @@ from webui.tableport import TablePort
 
 KEEPALIVE_SECONDS = 15.0
 QUEUE_SIZE = 64
+STREAMS_PER_PHONE = 4
+"""Streams one phone (one cookie) may hold: one per open tab of the page."""
+STREAMS_PER_ADDRESS = 8
+"""Streams one device (one address) may hold, whatever cookies it shows; the table's own computer is not held
+to this (it runs the simulated table and the load test's phones)."""
 
 Item = tuple[str, Any]
 
@@ -32,9 +37,10 @@ Item = tuple[str, Any]
 class Client:
     """One open stream."""
 
-    def __init__(self, phone: str, lang: str) -> None:
+    def __init__(self, phone: str, lang: str, address: str = "") -> None:
         self.phone = phone
         self.lang = lang
+        self.address = address
         self.queue: queue.Queue[Item] = queue.Queue(QUEUE_SIZE)
         self.resync = False
 
@@ -86,14 +92,24 @@ class Broker:
     def open_streams(self) -> int:
         return len(self._clients)
 
-    def open(self, phone: str, lang: str) -> Client | None:
-        """A new stream, or None when MAX_STREAMS are open already."""
+    def open(self, phone: str, lang: str, address: str = "", own_computer: bool = True) -> Client | None:
+        """A new stream, or None when MAX_STREAMS are open already, or :data:`STREAMS_PER_PHONE` of this
+        phone, or :data:`STREAMS_PER_ADDRESS` of this address (unless it is the table's ``own_computer``)."""
         with self._lock:
             if self._closing or len(self._clients) >= self.max_streams:
                 return None
-            client = Client(phone, lang)
+            if sum(1 for c in self._clients if c.phone == phone) >= STREAMS_PER_PHONE:
+                return None
+            if not own_computer and sum(1 for c in self._clients if c.address == address) >= STREAMS_PER_ADDRESS:
+                return None
+            client = Client(phone, lang, address)
             self._clients = (*self._clients, client)
             return client
+
+    def gone(self, client: Client) -> None:
+        """The phone of ``client`` went away (its connection closed): end its stream now, freeing its place.
+        Called from the server's loop: it only enqueues."""
+        client.offer(("bye", None))
 
     def close(self, client: Client) -> None:
         with self._lock:

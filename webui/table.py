@@ -9,8 +9,9 @@ from itertools import groupby
 from flask import Blueprint, Response, abort, render_template, request, session
 from werkzeug.wrappers import Response as BaseResponse
 
-from webui.auth import Phone
+from webui.auth import NotAllowed, Phone
 from webui.core import idempotency_key, phone, services
+from webui.guard import from_the_table_computer
 from webui.pages import form_post, need_phone
 from webui.tableport import TablePort
 from webui.texts import text
@@ -30,15 +31,23 @@ def simulated() -> TablePort:
     return table
 
 
-LOOPBACK = ("127.0.0.1", "::1")
-
-
 def local_visitor() -> None:
     """The simulated table on the computer it runs on: the address ``banker run`` prints works at
     once, as a watcher (other phones join with the code as usual)."""
-    if phone() is None and request.remote_addr in LOOPBACK:
+    if phone() is None and from_the_table_computer():
         session["code_ok"] = True
         join_as(None, services().default_lang)
+
+
+def the_table_computer_only() -> None:
+    """The simulated table's buttons and cards are the table's own: only the computer that runs it
+    presses and taps them (by its address and the name it is asked under). A phone may watch the screen.
+
+    Raises:
+        NotAllowed: another device (403).
+    """
+    if not from_the_table_computer():
+        raise NotAllowed("web_table_computer_only", status=403)
 
 
 @table_pages.get("/table")
@@ -63,6 +72,7 @@ def frame() -> Response:
 
 def _do(run: str, who: Phone) -> tuple[int, str, bool]:
     table = simulated()
+    the_table_computer_only()
     key = idempotency_key(request.form)
 
     def act() -> tuple[int, str]:
@@ -81,10 +91,12 @@ def _do(run: str, who: Phone) -> tuple[int, str, bool]:
 @table_pages.post("/table/tap")
 def tap() -> BaseResponse:
     simulated()
+    the_table_computer_only()
     return form_post(lambda who: _do("tap", who), "/table")
 
 
 @table_pages.post("/table/press")
 def press() -> BaseResponse:
     simulated()
+    the_table_computer_only()
     return form_post(lambda who: _do("press", who), "/table")

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import hmac
 import json
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from flask import request, session
+from flask import session
 
 from banker.actions import (
     Action,
@@ -29,9 +31,9 @@ from banker.messages import render
 from banker.scores import final_scores
 from banker.state import GameState
 from banker.text import board_line, log_lines
-from webui.auth import PIN_SETTING, NotAllowed, Phone, check_pin, phone_id
-from webui.core import error_body, error_status, lang, services, submit_once
-from webui.join import join_code, normalize_code
+from webui.auth import PIN_MAX, PIN_SETTING, NotAllowed, Phone, check_pin, phone_id
+from webui.core import become_banker, error_body, error_status, guess_key, lang, services, submit_once
+from webui.join import normalize_code
 
 GROUP_COLOURS = {
     "brown": "#8b4513", "light_blue": "#87ceeb", "pink": "#d93a96", "orange": "#f7941d", "red": "#ed1b24",
@@ -41,10 +43,6 @@ GROUP_COLOURS = {
 
 def text(key: str, language: str, **params: Any) -> str:
     return render(key, params, language)
-
-
-def client_address() -> str:
-    return request.remote_addr or "?"
 
 
 # --- joining ------------------------------------------------------------------------------------------
@@ -58,14 +56,13 @@ def check_join(code: object) -> None:
     if session.get("code_ok"):
         return
     svc = services()
-    who = "code:" + client_address()
-    wait = svc.limiter.wait(who)
+    key, table_key = guess_key("code")
+    wait = svc.limiter.attempt(key, table_key)
     if wait:
         raise NotAllowed("web_locked", status=429, seconds=wait)
-    if not isinstance(code, str) or normalize_code(code) != join_code(svc.session.journal):
-        svc.limiter.miss(who)
+    if not isinstance(code, str) or not hmac.compare_digest(normalize_code(code[:16]), svc.codes.current):
         raise NotAllowed("web_wrong_code", status=403)
-    svc.limiter.success(who)
+    svc.limiter.success(key, table_key)
     session["code_ok"] = True
 
 
@@ -91,19 +88,21 @@ def join_as(player: str | None, language: str) -> None:
 # --- the banker role ---------------------------------------------------------------------------------
 
 def try_pin(pin: str) -> tuple[int, str]:
+    """Check a banker PIN (counted by the limiter before it is checked); 200 when it is right, and the
+    phone then holds the banker role."""
     svc = services()
     language = lang()
-    who = "pin:" + client_address()
-    wait = svc.limiter.wait(who)
-    if wait:
-        return 429, error_body("web_locked", text("web_locked", language, seconds=wait))
     stored = svc.session.journal.setting(PIN_SETTING)
     if stored is None:
         return 409, error_body("web_pin_not_set", text("web_pin_not_set", language))
-    if not check_pin(pin, stored):
-        svc.limiter.miss(who)
+    key, table_key = guess_key("pin")
+    wait = svc.limiter.attempt(key, table_key)
+    if wait:
+        return 429, error_body("web_locked", text("web_locked", language, seconds=wait))
+    if not check_pin(pin[:PIN_MAX], stored):
         return 403, error_body("web_wrong_pin", text("web_wrong_pin", language))
-    svc.limiter.success(who)
+    svc.limiter.success(key, table_key)
+    become_banker(phone_id())
     return 200, json.dumps({"ok": True, "banker": True})
 
 
@@ -113,9 +112,11 @@ def ask_table(who: Phone) -> tuple[int, str]:
         return 409, error_body("web_no_table", text("web_no_table", who.lang))
     pid = who.id
     if svc.approvals.ask(pid):
-        broker, approvals = svc.broker, svc.approvals
+        broker, approvals, game = svc.broker, svc.approvals, svc.session
 
         def answer(granted: bool) -> None:
+            if granted:
+                game.journal.grant_banker(pid, game.game_id, time.time())
             approvals.answer(pid, granted)
             broker.notify_role(pid, granted)
 
@@ -186,6 +187,20 @@ def answer_trade(who: Phone, proposal_id: int, answer: str, key: str) -> tuple[i
 
 # --- reading the state ------------------------------------------------------------------------------------
 
+def damage_text(language: str) -> str:
+    """What the table lost of the current game when it was loaded from a damaged journal ("" if nothing)."""
+    svc = services()
+    journal = svc.session.journal
+    game_id = svc.session.game_id if svc.session.game_id is not None else journal.current_game()
+    damage = journal.damage(game_id)
+    if damage is None:
+        return ""
+    problem = render(damage.key, damage.params, language)
+    if damage.first_seq == 0 or svc.session.game_id is None:
+        return text("web_game_lost", language, problem=problem)
+    return text("web_damaged", language, seq=damage.first_seq, count=damage.lost, problem=problem)
+
+
 def history_rows(language: str, last: int | None = None) -> list[dict[str, Any]]:
     """The game's actions with their log lines (only the ``last`` ones if given)."""
     svc = services()
@@ -195,10 +210,15 @@ def history_rows(language: str, last: int | None = None) -> list[dict[str, Any]]
     rows = []
     since = max(0, state.seq - last + 1) if last is not None else 0
     for seq, action_text, events_text, at in svc.session.journal.rows(game_id, since):
-        events = [Event.from_json(e) for e in json.loads(events_text)]
-        rows.append({"seq": seq, "action": json.loads(action_text), "at": at,
-                     "log": log_lines(state.edition, [e for e in events if e.kind != "board"], language),
-                     "board": board_line(state.edition, moves_of(events), language)})
+        try:
+            events = [Event.from_json(e) for e in json.loads(events_text)]
+            rows.append({"seq": seq, "action": json.loads(action_text), "at": at,
+                         "log": log_lines(state.edition, [e for e in events if e.kind != "board"], language),
+                         "board": board_line(state.edition, moves_of(events), language)})
+        except (ValueError, TypeError, KeyError, AttributeError):
+            # A row whose saved log was damaged (the action itself replayed): its line says so.
+            rows.append({"seq": seq, "action": {}, "at": at, "log": [text("web_entry_unreadable", language)],
+                         "board": ""})
     return rows
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from banker.actions import parse_action
 from firmware.bench import bench_tap_to_frame
 from firmware.cli import main
 from firmware.config import ConfigError, load_config
@@ -123,3 +124,72 @@ def test_banker_run_says_so_when_its_port_is_taken(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert "another program (or another table) uses that port" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def unusable_data(tmp_path: Path) -> list[tuple[list[str], str]]:
+    """(arguments, what is wrong) for every kind of data directory, file or port banker run cannot use."""
+    (tmp_path / "a-file").write_text("x")
+    not_a_db = tmp_path / "not-a-db"
+    not_a_db.mkdir()
+    (not_a_db / "banker.sqlite3").write_bytes(b"this is not a database" * 100)
+    db_dir = tmp_path / "db-dir"
+    (db_dir / "banker.sqlite3").mkdir(parents=True)
+    key_dir = tmp_path / "key-dir"
+    (key_dir / "webui-secret.key").mkdir(parents=True)
+    return [
+        (["--port", "-5", "--data-dir", str(tmp_path / "d1")], "--port must be"),
+        (["--port", "70000", "--data-dir", str(tmp_path / "d2")], "--port must be"),
+        (["--port", "0", "--data-dir", str(tmp_path / "a-file" / "data")], "cannot use the data directory"),
+        (["--port", "0", "--data-dir", "/proc/table-banker"], "data directory"),
+        (["--port", "0", "--data-dir", str(not_a_db)], "is not a journal"),
+        (["--port", "0", "--data-dir", str(db_dir)], "is a directory"),
+        (["--port", "0", "--data-dir", str(key_dir)], "webui-secret.key"),
+        (["--port", "0", "--host", "not an address", "--data-dir", str(tmp_path / "d3")], "cannot serve"),
+    ]
+
+
+def test_banker_run_says_in_one_line_why_it_cannot_start(tmp_path: Path) -> None:
+    for args, problem in unusable_data(tmp_path):
+        done = subprocess.run([sys.executable, "-m", "firmware.cli", "run", "--simulated", "--host", "127.0.0.1",
+                               *args], capture_output=True, text=True, timeout=60, check=False)
+        lines = done.stderr.strip().splitlines()
+        assert done.returncode == 2, (args, done.stderr[-500:])
+        assert len(lines) == 1 and problem in lines[0] and lines[0].startswith("banker run: "), (args, lines)
+        assert "Traceback" not in done.stderr
+
+
+def test_banker_run_resumes_a_game_with_a_damaged_row(tmp_path: Path) -> None:
+    import sqlite3
+
+    from banker.journal import Journal
+    from banker.session import Session
+
+    path = tmp_path / "banker.sqlite3"
+    with Journal(path) as journal:
+        session = Session(journal)
+        session.submit(parse_action({"action": "new_game", "edition": "us", "players": ["Ann", "Bob"]}))
+        for amount in (1, 2, 3, 4):
+            session.submit(parse_action({"action": "pay", "player": "Ann", "amount": amount, "to": "Bob"}))
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE actions SET action = CAST(X'7B22616374696F6E223A2070FF' AS BLOB) WHERE seq = 3")
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    process = subprocess.Popen([sys.executable, "-m", "firmware.cli", "run", "--simulated", "--port", "0",
+                                "--host", "127.0.0.1", "--data-dir", str(tmp_path)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        base = line.split("open ")[1].strip().removesuffix("/table")
+        with urllib.request.urlopen(base + "/table") as answer:
+            cookie = answer.headers["Set-Cookie"].split(";")[0]
+        request = urllib.request.Request(base + "/", headers={"Cookie": cookie})
+        with urllib.request.urlopen(request) as answer:
+            page = answer.read().decode()
+        assert "action 3 could not be restored" in page and "2 actions are lost" in page
+        request = urllib.request.Request(base + "/api/state", headers={"Cookie": cookie})
+        with urllib.request.urlopen(request) as answer:
+            state = json.load(answer)
+        assert state["players"]["Bob"]["cash"] == 1503  # the payments before the damaged one
+    finally:
+        process.send_signal(signal.SIGTERM)
+        process.wait(15)

@@ -90,10 +90,31 @@ def app(session: Session, table: FakeTable, tmp_path: Path) -> Flask:
     return create_app(session, table, {"TESTING": True, "DATA_DIR": str(tmp_path), "KEEPALIVE": 0.2})
 
 
+class AtClient(FlaskClient):
+    """A test client that sends every request with the ``Host`` header ``host`` (when set)."""
+
+    host = ""
+
+    def open(self, *args: Any, **kwargs: Any) -> Any:
+        if self.host:
+            kwargs["headers"] = {"Host": self.host, **dict(kwargs.get("headers") or {})}
+        return super().open(*args, **kwargs)
+
+
+def client_at(app: Flask, address: str = "127.0.0.1", host: str = "") -> FlaskClient:
+    """A test client whose requests come from ``address`` (127.0.0.1: the computer that runs the table;
+    127.0.0.2 and on stand in for the phones on the Wi-Fi) and name the table as ``host`` (default
+    localhost)."""
+    client = AtClient(app, app.response_class, use_cookies=True)
+    client.environ_base["REMOTE_ADDR"] = address
+    client.host = host
+    return client
+
+
 @pytest.fixture
 def phone(app: Flask) -> Any:
-    def make(player: str | None = "Ann", lang: str = "en") -> Phone:
-        return Phone(app.test_client(), app).join(player, lang)
+    def make(player: str | None = "Ann", lang: str = "en", address: str = "127.0.0.1") -> Phone:
+        return Phone(client_at(app, address), app).join(player, lang)
 
     return make
 

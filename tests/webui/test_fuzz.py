@@ -3,8 +3,14 @@ test client): every answer is a status the document lists for that operation, ne
 stack trace, errors are the documented JSON, and a refusal changes nothing.
 
 Bodies come from the operation's schema (valid ones), from the schema with a field broken or
-missing, or are any JSON or any bytes at all; the Idempotency-Key and CSRF headers are present,
-missing or junk; the caller is the banker, a player, or a phone without a cookie.
+missing, or are any JSON or any bytes at all, JSON nested thousands deep, with a key given twice,
+with texts far too long or carrying control characters and direction marks; the Idempotency-Key
+and CSRF headers are present, missing, junk, or a key already used for another request; the caller
+is the banker, a player, or a phone without a cookie, from the table's own computer or a phone's
+address, under the table's name or a foreign one (which must answer 421 and do nothing).
+
+A second fuzz sends the pages' forms (the same fields, junk, duplicated fields, hostile ``next``
+targets): never a 500, and a redirect never leaves the table.
 """
 
 from __future__ import annotations
@@ -13,6 +19,7 @@ import json
 import uuid
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 from flask import Flask
 from hypothesis import HealthCheck, given, settings
@@ -97,9 +104,21 @@ def requests(draw: st.DrawFn) -> dict[str, Any]:
     url = path.replace("{id}", str(draw(st.integers(-1, 5)))).replace(
         "{answer}", draw(st.sampled_from(["accept", "refuse", "cancel", "maybe", "x" * 30])))
     schema = body_schema(op)
-    kind = draw(st.sampled_from(["valid", "valid", "broken", "json", "bytes", "none"]))
+    kind = draw(st.sampled_from(["valid", "valid", "broken", "json", "bytes", "none", "deep", "duplicate",
+                                 "hostile_text"]))
     body: bytes | None
-    if kind in ("valid", "broken") and schema is not None:
+    if kind == "deep":
+        depth = draw(st.sampled_from([17, 1000, 5000, 100_000]))
+        body = b'{"player": "Ann", "x": ' + b"[" * depth + b"]" * depth + b"}"
+    elif kind == "duplicate":
+        body = b'{"player": "Ann", "amount": 1, "to": "Bob", "code": "A", "pin": "1", "amount": 999999999}'
+    elif kind == "hostile_text" and schema is not None:
+        value = draw(from_schema(schema))
+        if isinstance(value, dict):
+            key = draw(st.sampled_from([*sorted(schema.get("properties", {})), "reason"]))
+            value[key] = draw(HOSTILE_TEXT)
+        body = json.dumps(value).encode()
+    elif kind in ("valid", "broken", "hostile_text") and schema is not None:
         value = draw(from_schema(schema))
         if kind == "broken" and isinstance(value, dict):
             if value and draw(st.booleans()):
@@ -116,9 +135,17 @@ def requests(draw: st.DrawFn) -> dict[str, Any]:
     return {
         "method": method, "path": path, "url": url, "body": body if method == "post" else None,
         "caller": draw(st.sampled_from(["banker", "banker", "Ann", "Bob", "watcher", "stranger"])),
-        "key": draw(st.sampled_from(["new", "new", "new", "none", "short", "bad chars here"])),
+        "key": draw(st.sampled_from(["new", "new", "new", "none", "short", "bad chars here", "reused"])),
         "csrf": draw(st.sampled_from(["good", "good", "good", "none", "junk"])),
+        "address": draw(st.sampled_from(["127.0.0.1", "127.0.0.7", "127.0.0.7", "192.0.2.1"])),
+        "host": draw(st.sampled_from(["", "", "", "127.0.0.1:8080", "evil.example", "127.0.0.1.evil.example",
+                                      "[::1]", "localhost:1"])),
     }
+
+
+HOSTILE_TEXT = st.sampled_from(["x" * 15_000, "\u202eAnn", "Ann\u200b", "\u0410nn", "B\u0000b", "line\nbreak",
+                                "\u2066$1,500\u2069", "\ud800", "A" * 81]) | st.text(min_size=81, max_size=200)
+FOREIGN = {"evil.example", "127.0.0.1.evil.example"}
 
 
 class World:
@@ -136,13 +163,15 @@ class World:
                        "Bob": Phone(self.app.test_client(), self.app).join("Bob"),
                        "watcher": Phone(self.app.test_client(), self.app).join(None)}
         self.statuses: dict[int, int] = {}
+        self.used_keys: list[str] = []
 
     def snapshot(self) -> str:
         svc = self.app.extensions["banker"]
         game = self.session.game_id
         return json.dumps([self.session.state and self.session.state.seq, game,
                            game and self.journal.action_lines(game),
-                           [p.to_json() for p in svc.trades.of_game(game)], self.journal.setting("webui_banker_pin")],
+                           [p.to_json() for p in svc.trades.of_game(game)], self.journal.setting("webui_banker_pin"),
+                           self.journal.setting("webui_join_code"), self.journal.banker_generation()],
                           sort_keys=True, default=str)
 
     def send(self, request: dict[str, Any]) -> Any:
@@ -151,17 +180,26 @@ class World:
             phone = Phone(self.app.test_client(), self.app)
         else:
             phone = self.phones[caller]
-            if caller == "banker" and not phone.me()["banker"]:
-                phone.banker()  # the fuzz may have left the role ({"leave": true})
+            if caller == "banker":
+                me = phone.me()
+                if not me["banker"]:
+                    # The fuzz may have left the role ({"leave": true}), changed the PIN or used up the
+                    # wrong tries: the banker is the banker again, as the table would grant it.
+                    self.journal.grant_banker(me["phone"], self.session.game_id, 0.0)
+        phone.client.environ_base["REMOTE_ADDR"] = request["address"]
         headers: dict[str, str] = {}
         if request["csrf"] == "good" and phone.token:
             headers["X-CSRFToken"] = phone.token
         elif request["csrf"] == "junk":
             headers["X-CSRFToken"] = "junk"
-        keys = {"new": uuid.uuid4().hex, "none": None, "short": "abc", "bad chars here": "bad chars here"}
+        keys = {"new": uuid.uuid4().hex, "none": None, "short": "abc", "bad chars here": "bad chars here",
+                "reused": self.used_keys[-1] if self.used_keys else uuid.uuid4().hex}
         key = keys[request["key"]]
         if key is not None:
             headers["Idempotency-Key"] = key
+            self.used_keys = [*self.used_keys[-20:], key]
+        if request["host"]:
+            headers["Host"] = request["host"]
         if request["method"] == "get":
             return phone.client.get(request["url"], headers=headers)
         return phone.client.post(request["url"], data=request["body"], headers=headers,
@@ -175,8 +213,11 @@ def check(world: World, request: dict[str, Any]) -> None:
     status = response.status_code
     world.statuses[status] = world.statuses.get(status, 0) + 1
     text = response.get_data(as_text=True)
-    where = f"{request['method'].upper()} {request['url']} ({request['caller']}) -> {status}: {text[:300]}"
+    where = (f"{request['method'].upper()} {request['url']} ({request['caller']} at {request['address']}, "
+             f"Host {request['host'] or 'localhost'}) -> {status}: {text[:300]}")
     assert status != 500, where
+    if request["host"] in FOREIGN:
+        assert status == 421, "a foreign Host was answered: " + where
     assert str(status) in op["responses"], "undocumented status: " + where
     assert "Traceback" not in text and 'File "' not in text, where
     if status >= 400:
@@ -204,6 +245,61 @@ def test_the_fuzz_reaches_every_kind_of_answer() -> None:
     world = WORLDS.get("world")
     if world is None:  # run alone: nothing to look at
         return
-    for status in (200, 400, 401, 403, 409, 422):
+    for status in (200, 400, 401, 403, 409, 421, 422):
         assert world.statuses.get(status, 0) > 0, world.statuses
+
+
+FORM_PATHS = ["/do", "/lang", "/join", "/setup", "/banker", "/trades/propose", "/trades/1/accept", "/table/tap",
+              "/table/press", "/j/AAAA"]
+FORM_FIELDS = ["action", "player", "amount", "to", "reason", "property", "players", "edition", "lang", "code",
+               "do", "pin", "new_pin", "meaning", "button", "long", "give_cash", "give_properties", "next", "me"]
+HOSTILE_NEXT = st.sampled_from(["/\n/x", "/\r\n/x", "/\t/evil.example", "//evil.example", "/\\evil.example",
+                                "https://evil.example", "/ /evil.example", "/%09/evil.example", "/\x00", "/deeds",
+                                "/trades?with=Bob", "/\u3000/evil.example", "javascript:alert(1)", ""])
+
+
+@st.composite
+def forms(draw: st.DrawFn) -> dict[str, Any]:
+    pairs = draw(st.lists(st.tuples(st.sampled_from(FORM_FIELDS), st.sampled_from(NAMES) | HOSTILE_TEXT
+                                    | st.sampled_from(["salary", "pay", "new_code", "leave", "ok", "player:1", "50"])),
+                          max_size=8))
+    pairs.append(("next", draw(HOSTILE_NEXT)))
+    return {"path": draw(st.sampled_from(FORM_PATHS)), "pairs": pairs,
+            "caller": draw(st.sampled_from(["banker", "Ann", "watcher"])),
+            "address": draw(st.sampled_from(["127.0.0.1", "127.0.0.7"]))}
+
+
+def lands_on_the_table(location: str) -> bool:
+    """Whether a redirect stays on this table, however a browser reads it (it drops tabs and line breaks)."""
+    cleaned = "".join(c for c in location if c not in "\t\r\n")
+    if location.startswith("http://localhost/"):
+        cleaned = cleaned.removeprefix("http://localhost")
+    return cleaned.startswith("/") and not cleaned.startswith(("//", "/\\")) and "\\" not in cleaned \
+        and not any(c.isspace() or ord(c) < 32 for c in cleaned)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
+@given(form=forms())
+def test_random_forms_never_crash_nor_leave_the_table(form: dict[str, Any], tmp_path_factory: Any) -> None:
+    world = WORLDS.get("forms")
+    if world is None:
+        world = WORLDS["forms"] = World(tmp_path_factory.mktemp("forms"))
+    phone = world.phones[form["caller"]]
+    phone.client.environ_base["REMOTE_ADDR"] = form["address"]
+    if form["caller"] == "banker" and not phone.me()["banker"]:
+        world.journal.grant_banker(phone.me()["phone"], world.session.game_id, 0.0)
+    fields = [*form["pairs"], ("csrf_token", phone.token), ("idem", uuid.uuid4().hex)]
+    if form["path"].startswith("/j/"):
+        response = phone.client.get(form["path"] + "?" + urlencode([p for p in fields if p[0] == "next"],
+                                                                   errors="surrogatepass"))
+    else:
+        response = phone.client.post(form["path"], data=urlencode(fields, errors="surrogatepass"),
+                                     content_type="application/x-www-form-urlencoded")
+    text = response.get_data(as_text=True)
+    where = f"POST {form['path']} {form['pairs']!r} -> {response.status_code}: {text[:200]}"
+    assert response.status_code < 500, where
+    assert "Traceback" not in text, where
+    location = response.headers.get("Location")
+    if location is not None:
+        assert lands_on_the_table(location), "a redirect off the table: " + where
 

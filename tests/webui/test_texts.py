@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from banker.messages import LANGUAGES, TABLES, render
+from banker.messages import LANGUAGES, TABLES, Template, render
 
 TEXTS = {language: {k: v for k, v in TABLES[language].items() if k.startswith("web_")} for language in LANGUAGES}
 EN = TEXTS["en"]
@@ -17,8 +17,9 @@ TEMPLATES = Path(__file__).parents[2] / "webui" / "templates"
 SOURCES = Path(__file__).parents[2] / "webui"
 
 
-def placeholders(template: str) -> set[str]:
-    return {name for _, name, _, _ in string.Formatter().parse(template) if name is not None}
+def placeholders(template: Template) -> set[str]:
+    forms = template.values() if isinstance(template, dict) else [template]
+    return {name for form in forms for _, name, _, _ in string.Formatter().parse(form) if name is not None}
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -30,7 +31,10 @@ def test_same_keys_in_every_language(language: str) -> None:
 @pytest.mark.parametrize("key", sorted(EN))
 def test_same_placeholders(language: str, key: str) -> None:
     assert placeholders(TEXTS[language][key]) == placeholders(EN[key])
-    text = render(key, {name: f"<{name}>" for name in placeholders(EN[key])}, language)
+    params: dict[str, object] = {name: f"<{name}>" for name in placeholders(EN[key])}
+    if isinstance(EN[key], dict):
+        params["count"] = 3
+    text = render(key, params, language)
     assert text.strip() and "{" not in text
 
 
