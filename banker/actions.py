@@ -396,6 +396,20 @@ def _clean(value: Any, depth: int = 0) -> Any:
     return value
 
 
+def parse_object(text: str | bytes) -> dict[str, Any]:
+    """A JSON object whose texts are checked as an action's are (:func:`parse_action`): for requests that
+    carry other things than an action (joining, the banker's PIN).
+
+    Raises:
+        BadInput: not JSON, not an object, or a key, a text or the nesting refused as in an action.
+    """
+    data = parse_json(text)
+    if not isinstance(data, dict):
+        raise BadInput("not_an_object", got=JSON_TYPES.get(type(data), "json_text"))
+    checked: dict[str, Any] = _clean(data)
+    return checked
+
+
 def parse_action(data: dict[str, Any] | str | bytes) -> Action:
     """Build an action from its JSON form (a dict or one JSON line); :class:`BadInput` if malformed.
 
