@@ -66,7 +66,7 @@ def cmd_bench(args: argparse.Namespace, engine_bench: Callable[[argparse.Namespa
     from datetime import UTC, datetime
 
     from banker.bench import print_figures
-    from firmware.bench import bench_program, bench_tap_to_frame, machine, performance_markdown
+    from firmware.bench import bench_program, bench_table, machine, performance_markdown
 
     if not args.table and not args.program:
         status = engine_bench(args)
@@ -74,7 +74,7 @@ def cmd_bench(args: argparse.Namespace, engine_bench: Callable[[argparse.Namespa
             return status
     figures: dict[str, object] = {}
     if args.table or args.all:
-        figures.update(bench_tap_to_frame())
+        figures.update(bench_table())
     if args.program or args.all:
         figures.update(bench_program())
     print_figures(figures, as_json=args.json)

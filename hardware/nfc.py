@@ -10,7 +10,7 @@ init sequence and ``MFRC522_Request`` are used as they are; these faults are wor
   :func:`fixed_mfrc522_class` waits for the timer as well, and sleeps between looks at the flags.
 - **A 15.5 ms timeout, set before the chip is ready.** ``MFRC522_Init`` writes the registers right
   after the soft reset, while the oscillator may still be starting, and sets a 15.5 ms timer.
-  :func:`initialise` waits for CommandReg.PowerDown to clear and sets a 2 ms timer.
+  :func:`initialise` waits for CommandReg.PowerDown to clear and sets a 1 ms timer.
 - **A reset chip goes quiet.** After a brown-out the antenna is off and the timer unset: every poll
   finds nothing and nothing raises. :meth:`Mfrc522Reader.poll` checks the chip's health on every
   empty poll, re-initialises it, and reports the reader as faulty if that keeps failing.
@@ -83,13 +83,16 @@ _T_MODE = 0x8D
 _T_PRESCALER = 0x3E
 _TIMER_TICK_S = (2 * (0xD << 8 | _T_PRESCALER) + 1) / 13_560_000
 """0.5 ms: the period of the timer at the library's prescaler (TModeReg low bits 0xD, TPrescalerReg 0x3E)."""
-TIMER_RELOAD = 3
-"""Timer ticks before "no card answered": (3 + 1) × 0.5 ms = 2 ms. A card starts answering about
-0.1 ms after the reader's frame (ISO 14443-3 frame delay time) and the timer stops once it does
-(MFRC522 datasheet, TModeReg.TAuto), so 2 ms is twenty times the need. The library's 30 (15.5 ms)
-kept a reader busy for 15.5 ms on every empty poll."""
-_WAIT_STEP_S = 0.0005
-"""Sleep between two looks at CommIrqReg: a poll sleeps instead of spinning on the SPI bus."""
+TIMER_RELOAD = 1
+"""Timer ticks before "no card answered": (1 + 1) × 0.5 ms = 1 ms. A card starts answering about
+0.09 ms after the reader's frame (ISO 14443-3 frame delay time, 1236/fc after a WUPA, 1172/fc after
+other commands) and the timer stops once it does (MFRC522 datasheet, TModeReg.TAuto), so 1 ms is ten
+times the need. The library's 30 (15.5 ms) kept a reader busy for 15.5 ms on every empty poll; 3
+(2 ms) was this driver's until the tap-to-glass figures (docs/performance.md) asked for a shorter round."""
+_WAIT_STEP_S = 0.00025
+"""Sleep between two looks at CommIrqReg: a poll sleeps instead of spinning on the SPI bus. An answer
+comes 0.3-1 ms after the command (its frame on the air at 106 kbit/s, the frame delay time, the answer's
+frame), so a look every 0.25 ms finds it within a quarter of a millisecond."""
 _WAIT_LIMIT_S = 0.01
 """A cap on one command: five times the chip's own timeout (longer timeouts get five times theirs).
 A chip that raises no flag at all by then (its timer is not running: it was reset) is
@@ -219,7 +222,7 @@ def _wait_awake(chip: Any) -> bool:
 
 def initialise(chip: Any) -> None:
     """The library's ``MFRC522_Init`` with its two gaps closed: it waits for the oscillator after
-    the soft reset (register writes are lost until it runs) and sets the 2 ms timer.
+    the soft reset (register writes are lost until it runs) and sets the 1 ms timer.
 
     Same registers and values otherwise: TModeReg 0x8D, TPrescalerReg 0x3E, TxASKReg 0x40 (100 %
     ASK), ModeReg 0x3D (CRC preset 0x6363), antenna on.

@@ -111,6 +111,34 @@ def reinitialised(device: Any) -> Any:
     return device
 
 
+WINDOW_OVERHEAD_BYTES = 10
+"""What one more window costs on the wire, in bytes: a command write (address, control byte, six
+command bytes) and the data write's address and control byte, with their START and STOP."""
+
+
+def pack_pages(image: Image.Image) -> list[bytes]:
+    """A 128×64 1-bit image as SSD1306/SH1106 display RAM holds it: 8 pages of 128 bytes, one byte a
+    column of 8 rows, bit 0 the top row (SSD1306 datasheet 8.7, "Graphic Display Data RAM";
+    the same layout luma.oled packs in ``ssd1306.display``)."""
+    pages = image.height // 8
+    # Transposed, each row of the image is a column of the screen; flipped, its 8 bytes are pages 7…0
+    # with the lowest row in the lowest bit.
+    columns = image.transpose(Image.Transpose.TRANSPOSE).transpose(Image.Transpose.FLIP_LEFT_RIGHT).tobytes()
+    return [columns[pages - 1 - page :: pages] for page in range(pages)]
+
+
+def changed_span(old: bytes | None, new: bytes) -> tuple[int, int] | None:
+    """The first and last column where ``new`` differs from ``old`` (all of it when ``old`` is
+    unknown), or ``None`` when they are the same."""
+    if old is None:
+        return 0, len(new) - 1
+    if old == new:
+        return None
+    first = next(index for index in range(len(new)) if old[index] != new[index])
+    last = next(index for index in range(len(new) - 1, -1, -1) if old[index] != new[index])
+    return first, last
+
+
 def _bus_name(port: int, address: int) -> str:
     return f"I²C bus {port} (/dev/i2c-{port}) address 0x{address:02X}"
 
@@ -228,6 +256,12 @@ class Oled:
         self._failed = False
         self._contrast = contrast
         self._last_image: Image.Image | None = None
+        self._ram: list[bytes] | None = None
+        """The pages the panel's RAM holds (as :func:`pack_pages` gives them), or ``None`` when unknown."""
+        self.send_changes_only = True
+        """Send only the changed columns of changed pages (``False``: every frame whole, as luma does)."""
+        self.bytes_sent = 0
+        """Pixel bytes the last frame put on the bus."""
         self.frames = 0
         """Frames handed to the device since it was opened."""
         self.last_view: ScreenView | None = None
@@ -262,10 +296,11 @@ class Oled:
             try:
                 due = self.refresh_s is not None and self._clock() - self._initialised_at >= self.refresh_s
                 again = (self._failed or due) and self._reinitialise()
-                self.device.display(image)
+                self._send(image, whole=again)
                 if again:
                     self.device.show()  # DISPLAYON after the frame: a panel that browned out wakes up to it
             except self._bus_errors as error:
+                self._ram = None  # what the panel holds now is not known
                 self._failed = self._reopen is not None
                 raise DisplayError(
                     self.name, self.where, f"the display stopped answering ({error})", "check the I²C wiring and power"
@@ -278,6 +313,52 @@ class Oled:
             listeners = list(self._listeners)
         for listener in listeners:
             listener(image)
+
+    def _send(self, image: Image.Image, *, whole: bool) -> None:
+        """Put ``image`` on the panel: only the parts of pages that differ from what its RAM holds, or
+        all of it (``whole``, the first frame, after a failure, or a device that is not an SSD1306 or
+        SH1106, which luma draws)."""
+        kind = type(self.device).__name__
+        if kind not in ("ssd1306", "sh1106") or not self.send_changes_only:
+            self.device.display(image)
+            self._ram = None
+            return
+        pages = pack_pages(self.device.preprocess(image))
+        previous = None if whole else self._ram
+        spans = [changed_span(None if previous is None else previous[index], page)
+                 for index, page in enumerate(pages)]
+        if kind == "ssd1306":
+            self._send_ssd1306(pages, spans)
+        else:
+            for index, span in enumerate(spans):
+                if span is not None:
+                    column = self.device._page_address_offset + span[0]
+                    self.device.command(0xB0 | index, column & 0x0F, 0x10 | column >> 4)
+                    self.device.data(list(pages[index][span[0] : span[1] + 1]))
+        self._ram = pages
+        self.bytes_sent = sum(0 if span is None else span[1] - span[0] + 1 for span in spans)
+
+    def _send_ssd1306(self, pages: list[bytes], spans: list[tuple[int, int] | None]) -> None:
+        """Horizontal addressing: one window of columns × pages takes the bytes in order. One window
+        round every change, or one window a page, whichever puts fewer bytes on the wire."""
+        changed = [index for index, span in enumerate(spans) if span is not None]
+        if not changed:
+            return
+        start = self.device._colstart
+        windows: list[tuple[int, int, int, int]] = [
+            (index, index, span[0], span[1]) for index, span in enumerate(spans) if span is not None]
+        first = min(window[2] for window in windows)
+        last = max(window[3] for window in windows)
+        one = (changed[0], changed[-1], first, last)
+
+        def cost(window: tuple[int, int, int, int]) -> int:
+            return WINDOW_OVERHEAD_BYTES + (window[1] - window[0] + 1) * (window[3] - window[2] + 1)
+
+        if cost(one) <= sum(cost(window) for window in windows):
+            windows = [one]
+        for top, bottom, left, right in windows:
+            self.device.command(0x21, start + left, start + right, 0x22, top, bottom)  # COLUMNADDR, PAGEADDR
+            self.device.data([byte for page in pages[top : bottom + 1] for byte in page[left : right + 1]])
 
     def keep_alive(self) -> None:
         """Send the init sequence again and redraw the last frame if ``refresh_s`` has passed, so a

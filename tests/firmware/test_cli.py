@@ -111,6 +111,26 @@ def test_bench_counts_every_frame() -> None:
     assert 0 < figures["table_tap_to_frame_median_ms"] <= figures["table_tap_to_frame_worst_ms"]
 
 
+def test_tap_to_glass_adds_up_and_the_settings_before_were_slower() -> None:
+    from firmware.bench import bench_tap_to_glass
+
+    if __import__("importlib.util").util.find_spec("mfrc522") is None:
+        pytest.skip("the stock driver is needed: pip install --no-deps mfrc522==0.0.7")
+    before = bench_tap_to_glass(before=True, step_s=0.005)
+    after = bench_tap_to_glass(step_s=0.005)
+    fast = bench_tap_to_glass(bus_hz=1_000_000, step_s=0.005)
+    for name, figures in (("before_400", before), ("after_400", after), ("after_1000", fast)):
+        key = f"glass_{name}khz"
+        assert figures[f"{key}_taps"] >= 4 * 2  # every reader, at several moments of the round
+        parts = (figures[f"{key}_tap_worst_ms"], figures[f"{key}_wire_worst_ms"],
+                 figures[f"{key}_software_worst_ms"])
+        assert max(parts) <= figures[f"{key}_worst_ms"] <= sum(parts) + 0.2
+    # Emulated time only (the software's share depends on this machine): the round and the frame's wire time.
+    assert after["glass_after_400khz_round_ms"] < before["glass_before_400khz_round_ms"] / 2
+    assert before["glass_before_400khz_wire_worst_ms"] == pytest.approx(24.4, abs=0.1)  # whole frames, SH1106
+    assert fast["glass_after_1000khz_wire_worst_ms"] < after["glass_after_400khz_wire_worst_ms"] / 2
+
+
 def test_banker_run_says_so_when_its_port_is_taken(tmp_path: Path) -> None:
     import socket
 

