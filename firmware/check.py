@@ -2,29 +2,38 @@
 
 Each part is opened on its own, so one missing part does not hide the others:
 
-1. every NFC reader: its VersionReg (0x91/0x92 for an NXP MFRC522, 0x88/0xB2 for FM17522 clones);
-2. the OLED: a test pattern (a frame, a checkerboard and the words "banker check");
-3. the buzzer: one beep;
-4. every reader: "tap any card" until a UID is read;
-5. every button (or the encoder): pressed once each;
-6. the buzzer again: OK if it was heard, Cancel if not.
+1. every NFC reader: its VersionReg (0x91/0x92 for an NXP MFRC522, 0x88/0xB2 for FM17522 clones; any
+   other value fails: it is what two readers driving MISO at once read);
+2. all readers together: their VersionReg read in turn, with polls in between, many times: a reader
+   that reads right alone and wrong beside the others shares its MISO line badly;
+3. ``/dev/spidev1.*`` that exist with no reader configured on them (a warning: a reader wired there is
+   never polled);
+4. the OLED: a test pattern (a frame, a checkerboard and the words "banker check"), and the question
+   "Frame and checkerboard visible? OK yes, ✕ no", with the fix for a no (chip, offset, rotation);
+5. the buzzer: one beep;
+6. every reader: "tap any card" until a UID is read;
+7. every button (or the encoder): pressed once each;
+8. the buzzer again: OK if it was heard, Cancel if not.
 
-Each line reads ``PASS <part>: <what was seen>`` or ``FAIL <part>: <what went wrong>`` followed by
-``fix: <what to do>``. The exit status is 0 when every part passed. ``--no-wait`` does only steps 1-3
-(nothing to tap or press), e.g. over SSH before anyone is at the table.
+Each line reads ``PASS <part>: <what was seen>``, ``WARN <part>: …`` or ``FAIL <part>: <what went
+wrong>`` followed by ``fix: <what to do>``. The exit status is 0 when nothing failed. ``--no-wait``
+does only steps 1-5 without the question (nothing to tap or press), e.g. over SSH before anyone is at
+the table.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import glob
+import re
 import sys
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from hardware.display import HEIGHT, WIDTH, ScreenView
+from hardware.display import HEIGHT, WIDTH, ScreenView, drawable, load_font
 from hardware.errors import HardwareError
 from hardware.factory import Table, TableConfig
 from hardware.nfc import KNOWN_VERSIONS, spi_name
@@ -41,10 +50,13 @@ class Result:
     ok: bool
     detail: str
     fix: str = ""
+    warning: bool = False
+    """Passed, but something looks wrong (``WARN``); it does not fail the check."""
 
     def lines(self) -> list[str]:
-        head = f"{'PASS' if self.ok else 'FAIL'}  {self.part}: {self.detail}"
-        return [head] if self.ok or not self.fix else [head, f"      fix: {self.fix}"]
+        word = "FAIL" if not self.ok else "WARN" if self.warning else "PASS"
+        head = f"{word}  {self.part}: {self.detail}"
+        return [head] if (self.ok and not self.warning) or not self.fix else [head, f"      fix: {self.fix}"]
 
 
 def header_pin(gpio: int) -> int | None:
@@ -53,7 +65,8 @@ def header_pin(gpio: int) -> int | None:
 
 
 def test_pattern() -> Any:
-    """A frame round the edge, a checkerboard on the left and "banker check" on the right."""
+    """A frame round the edge, a checkerboard on the left, "banker check" and the answers "OK yes",
+    "✕ no" on the right."""
     from PIL import Image, ImageDraw
 
     image = Image.new("1", (WIDTH, HEIGHT))
@@ -63,9 +76,23 @@ def test_pattern() -> Any:
         for x in range(4, 60, 4):
             if (x + y) // 4 % 2:
                 draw.rectangle((x, y, x + 3, y + 3), fill=1)
-    draw.text((66, 18), "banker", fill=1)
-    draw.text((66, 34), "check", fill=1)
+    font = load_font(12)
+    draw.text((66, 4), "banker", font=font, fill=1)
+    draw.text((66, 16), "check", font=font, fill=1)
+    # The question's answers, on the glass itself: whoever reads them sees the picture.
+    draw.text((66, 32), "OK yes", font=font, fill=1)
+    draw.text((66, 44), drawable("✕ no", font), font=font, fill=1)
     return image
+
+
+ROUNDS_TOGETHER = 25
+"""Rounds of reading every reader's VersionReg in turn, with polls between, in step 2."""
+SPIDEV_PATTERN = re.compile(r"spidev(\d+)\.(\d+)$")
+PICTURE_FIX = (
+    'noise, or nothing at all: the other chip (chip = "ssd1306" for most 0.96" modules, "sh1106" for most 1.3" '
+    "ones); the picture two pixels off with a stripe of noise at one edge: page_address_offset = 0 (or 2); "
+    "upside down: rotate = 2; all in [hardware] display of the settings file, then run banker check again"
+)
 
 
 @dataclass
@@ -148,7 +175,11 @@ class Check:
 
     def run(self) -> Iterator[Result]:
         yield from self.versions()
+        yield from self.together()
+        yield from self.unused_spi1()
         yield from self.display()
+        if self.wait:
+            yield from self.picture_seen()
         yield from self.buzzer()
         if not self.wait:
             return
@@ -164,8 +195,68 @@ class Check:
             if version is None:
                 yield Result(_reader_part(self.config, index), True, "simulated reader")
                 continue
-            kind = KNOWN_VERSIONS.get(version, "unknown chip: it may still work")
+            kind = KNOWN_VERSIONS.get(version)
+            if kind is None:
+                yield Result(
+                    _reader_part(self.config, index), False,
+                    f"VersionReg reads 0x{version:02X}, which no MFRC522 or clone has",
+                    "two readers driving MISO at once read mixed bits: wire this reader alone and run banker check "
+                    "again; if it passes alone, see 'Two readers on one SPI bus' in hardware/README.md",
+                )
+                continue
             yield Result(_reader_part(self.config, index), True, f"VersionReg 0x{version:02X} ({kind})")
+
+    def together(self) -> Iterator[Result]:
+        """Every reader's VersionReg again and again, in turn, with a poll of each between: one that
+        reads right when it was opened and wrong beside the others is fighting over MISO."""
+        readers = [(index, reader) for index, reader in enumerate(self.parts.readers)
+                   if reader is not None and callable(getattr(reader, "version_now", None))]
+        if len(readers) < 2:
+            return
+        wrong: dict[int, int] = {}
+        for _ in range(ROUNDS_TOGETHER):
+            # Every reader running first (a poll sets up a reader that was reset), then every VersionReg.
+            for _index, reader in readers:
+                with contextlib.suppress(HardwareError):
+                    reader.poll()
+            for index, reader in readers:
+                try:
+                    value = reader.version_now()
+                except (HardwareError, OSError):
+                    value = 0x00
+                if value != reader.version:
+                    wrong.setdefault(index, value)
+        names = ", ".join(_reader_part(self.config, index) for index, _ in readers)
+        if not wrong:
+            yield Result("readers together", True, f"{names}: every VersionReg read right "
+                                                   f"{ROUNDS_TOGETHER} times in turn")
+            return
+        for index, value in sorted(wrong.items()):
+            reader = self.parts.readers[index]
+            yield Result(
+                f"{_reader_part(self.config, index)} beside the others", False,
+                f"VersionReg read 0x{reader.version:02X} when it was opened, 0x{value:02X} while the other readers "
+                "were in use: a reader on its bus does not let go of MISO",
+                "a 74HC125 buffer in each reader's MISO line, or one reader per SPI bus; see 'Two readers on one "
+                "SPI bus' in hardware/README.md",
+            )
+
+    def unused_spi1(self, dev: str = "/dev") -> Iterator[Result]:
+        """A warning for each ``/dev/spidev1.N`` with no reader configured on it: the overlay is on, so
+        a reader is probably wired there, and the table never polls it."""
+        configured = {(reader.bus, reader.device) for reader in self.config.readers}
+        for path in sorted(glob.glob(f"{dev}/spidev1.*")):
+            found = SPIDEV_PATTERN.search(path)
+            if found is None:
+                continue
+            bus, device = int(found.group(1)), int(found.group(2))
+            if (bus, device) in configured:
+                continue
+            yield Result(
+                f"SPI1 CE{device} ({path})", True, "the device exists but no reader is configured on it: a reader "
+                "wired there is never polled", f"add {{bus = 1, device = {device}, rst_pin = 25}} to readers in "
+                "[hardware] of the settings file (install.sh --spi1 2cs writes all four for a new one)", warning=True,
+            )
 
     def display(self) -> Iterator[Result]:
         display = self.parts.display
@@ -184,6 +275,35 @@ class Check:
             "a checkerboard on the left, 'banker check' on the right (a shifted picture with a noisy edge: "
             "page_address_offset = 0; upside down: rotate = 2)",
         )
+
+    def picture_seen(self) -> Iterator[Result]:
+        """Ask whoever looks at the panel: the bus acknowledging is not the picture being right (the
+        SSD1306 driver on an SH1106 panel shows noise and every byte is acknowledged)."""
+        display, controls = self.parts.display, self.parts.controls
+        if display is None or controls is None or getattr(display, "absent", False):
+            return
+        while controls.get_event(timeout=0) is not None:
+            pass
+        self.say("Frame and checkerboard visible? OK yes, ✕ no")
+        answer = self._answer()
+        if answer == "ok":
+            yield Result("OLED picture", True, "the frame and the checkerboard were seen")
+        elif answer == "cancel":
+            yield Result("OLED picture", False, "the frame and the checkerboard were not seen as drawn", PICTURE_FIX)
+        else:
+            yield Result("OLED picture", False, "no answer (OK or ✕) to 'Frame and checkerboard visible?'",
+                         f"look at the display and press OK or ✕; if the buttons fail below, fix them first. "
+                         f"{PICTURE_FIX[0].upper()}{PICTURE_FIX[1:]}")
+
+    def _answer(self) -> str | None:
+        controls = self.parts.controls
+        deadline = self.clock() + self.press_timeout_s
+        while self.clock() < deadline:
+            event = controls.get_event(timeout=0.1)
+            if event is not None and event.button in ("ok", "cancel"):
+                button: str = event.button
+                return button
+        return None
 
     def buzzer(self) -> Iterator[Result]:
         controls = self.parts.controls
@@ -313,7 +433,9 @@ def run_check(config: TableConfig, *, out: Callable[[str], None] = print, **opti
     finally:
         parts.close()
     passed = sum(result.ok for result in results)
-    out(f"{passed} of {len(results)} checks passed" + ("" if passed == len(results) else "; see the fixes above"))
+    warned = sum(result.warning for result in results)
+    out(f"{passed} of {len(results)} checks passed" + (f" ({warned} with a warning)" if warned else "")
+        + ("" if passed == len(results) else "; see the fixes above"))
     return results
 
 

@@ -49,6 +49,20 @@ class FakeSpiBus:
         if endpoint is not None and hasattr(endpoint, "clock"):
             endpoint.clock = self.clock
 
+    def miso_held_low(self, selected: tuple[int, int]) -> bool:
+        """True when another module on the selected device's bus drives MISO while deselected.
+
+        An MFRC522 leaves MISO high-impedance while its NSS is high, so readers can share the line; some
+        RC522 modules do not, and once such a module is running (its antenna on) it holds the shared
+        line low for everyone else on the bus: they read zeros (hardware/README.md, "Two readers on
+        one SPI bus"). A chip marks itself so with ``holds_miso = True``.
+        """
+        return any(
+            where[0] == selected[0] and where != selected and getattr(other, "holds_miso", False)
+            and getattr(other, "antenna_on", False)
+            for where, other in self.endpoints.items()
+        )
+
     def spidev_class(self) -> type[FakeSpiDev]:
         """A ``SpiDev`` class bound to this bus, constructible with no arguments like the real one."""
         bus = self
@@ -102,7 +116,10 @@ class FakeSpiDev:
         self._bus.clock.advance(self._bus.transfer_overhead_s + 8 * len(data) / self.max_speed_hz)
         if self._endpoint is None:
             return [0] * len(data)
-        return self._endpoint.spi_transfer(list(data))
+        answer = self._endpoint.spi_transfer(list(data))
+        if self._bus.miso_held_low(self.address):
+            return [0] * len(answer)
+        return answer
 
     xfer = xfer2
 

@@ -300,6 +300,8 @@ class Mfrc522Chip:
     version = 0x92
 
     def __init__(self, *cards: EmulatedCard, clock: Clock | None = None) -> None:
+        self.holds_miso = False
+        """A module that does not let go of MISO while deselected (see FakeSpiBus.miso_held_low)."""
         self.clock: Clock = clock if clock is not None else VirtualClock()
         self.registers = bytearray(64)
         self.fifo: list[int] = []

@@ -49,7 +49,7 @@ def hands(table: Table, *, skip: str = "") -> tuple[list[str], Callable[[str], N
             chips[index].place(EmulatedCard.ntag(bytes([0x04, index, 2, 3, 4, 5, 6])))
         elif text.startswith("Press "):
             press(table, BUTTON_PINS[text.split()[1]])
-        elif text.startswith("Heard"):
+        elif text.startswith(("Heard", "Frame and checkerboard visible?")):
             press(table, 5)
 
     return prompts, act
@@ -66,17 +66,18 @@ def test_every_part_passes_on_a_well_wired_table(table: Table) -> None:
     results, prompts = run(table)
     assert [result.ok for result in results] == [True] * len(results), [r.lines() for r in results]
     parts = [result.part for result in results]
-    assert parts[:3] == ["reader 0 (SPI0 CE0)", "reader 1 (SPI0 CE1)", "OLED display"]
+    assert parts[:5] == ["reader 0 (SPI0 CE0)", "reader 1 (SPI0 CE1)", "readers together", "OLED display",
+                         "OLED picture"]
     assert "VersionReg 0x92 (MFRC522 v2.0)" in results[0].detail
-    assert results[3].detail == "read card 04:00:02:03:04:05:06"
-    assert parts[5:] == [
+    assert results[5].detail == "read card 04:00:02:03:04:05:06"
+    assert parts[7:] == [
         "ok button (GPIO5, pin 29)",
         "cancel button (GPIO6, pin 31)",
         "up button (GPIO13, pin 33)",
         "down button (GPIO26, pin 37)",
         "buzzer (GPIO12, pin 32)",
     ]
-    assert prompts[0] == "Tap any card on reader 0"
+    assert prompts[:2] == ["Frame and checkerboard visible? OK yes, ✕ no", "Tap any card on reader 0"]
     assert table.emulation is not None
     assert table.emulation.panel.display_on
 
@@ -121,3 +122,66 @@ def test_without_any_hardware_each_part_fails_with_its_fix(capsys: pytest.Captur
 
 def test_header_pins() -> None:
     assert (header_pin(5), header_pin(12), header_pin(25)) == (29, 32, 22)
+
+
+def test_a_no_to_the_test_pattern_fails_with_the_fix(table: Table) -> None:
+    prompts, act = hands(table)
+
+    def answer_no(text: str) -> None:
+        if text.startswith("Frame and checkerboard visible?"):
+            press(table, BUTTON_PINS["Cancel"])
+        else:
+            act(text)
+
+    parts = Parts(list(table.readers), table.display, table.controls, lambda: None)
+    results = list(Check(TableConfig(mode="emulated"), parts, say=answer_no, tap_timeout_s=5, press_timeout_s=5).run())
+    (failed,) = [result for result in results if not result.ok]
+    assert failed.part == "OLED picture"
+    assert 'chip = "ssd1306"' in failed.fix and "page_address_offset = 0" in failed.fix and "rotate = 2" in failed.fix
+
+
+def test_the_test_pattern_says_what_to_press() -> None:
+    from firmware.check import test_pattern
+    from tests.hardware.pixels import read_row
+
+    pattern = test_pattern()
+    assert pattern.getpixel((0, 0)) and pattern.getpixel((127, 63))  # the frame's corners
+    assert read_row(pattern, 4, x=66) == "banker"
+    assert read_row(pattern, 32, x=66) == "OK yes"
+    assert read_row(pattern, 44, x=66).endswith("no")
+
+
+def test_a_reader_that_does_not_let_go_of_miso_fails_beside_the_others() -> None:
+    with open_table(TableConfig(mode="emulated")) as table:
+        assert table.emulation is not None
+        table.emulation.chips[1].holds_miso = True  # reader 0 read 0x92 when it was opened, before reader 1 ran
+        parts = Parts(list(table.readers), table.display, table.controls, lambda: None)
+        results = list(Check(TableConfig(mode="emulated"), parts, say=lambda _: None, wait=False).run())
+    (failed,) = [result for result in results if not result.ok]
+    assert failed.part == "reader 0 (SPI0 CE0) beside the others"
+    assert "0x92 when it was opened, 0x00 while the other readers" in failed.detail
+    assert "74HC125" in failed.fix
+
+
+def test_an_unknown_version_fails() -> None:
+    with open_table(TableConfig(mode="emulated")) as table:
+        table.readers[1].version = 0x5A  # type: ignore[attr-defined]
+        parts = Parts(list(table.readers), table.display, table.controls, lambda: None)
+        results = list(Check(TableConfig(mode="emulated"), parts, say=lambda _: None, wait=False).versions())
+    assert [result.ok for result in results] == [True, False]
+    assert "0x5A, which no MFRC522 or clone has" in results[1].detail
+
+
+def test_a_spi1_device_with_no_reader_configured_is_a_warning(tmp_path: object) -> None:
+    from pathlib import Path
+
+    dev = Path(str(tmp_path))
+    for name in ("spidev0.0", "spidev0.1", "spidev1.0", "spidev1.1"):
+        (dev / name).touch()
+    config = TableConfig(mode="emulated")  # two readers, on SPI0
+    check = Check(config, Parts([], None, None, lambda: None), say=lambda _: None)
+    results = list(check.unused_spi1(str(dev)))
+    assert [result.part for result in results] == [f"SPI1 CE0 ({dev}/spidev1.0)", f"SPI1 CE1 ({dev}/spidev1.1)"]
+    assert all(result.ok and result.warning for result in results)
+    assert results[0].lines()[0].startswith("WARN  SPI1 CE0")
+    assert "{bus = 1, device = 0, rst_pin = 25}" in results[0].fix
