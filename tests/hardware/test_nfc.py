@@ -365,3 +365,29 @@ def test_a_reset_pin_held_by_the_running_table_says_to_stop_it() -> None:
     with emulated_pi(spi, gpio), pytest.raises(NfcReaderError, match="systemctl stop table-banker"):
         Mfrc522Reader()
     assert spi.open_devices == []
+
+
+def test_the_receiver_gain_is_set_and_set_again_after_a_reset(readers: Readers) -> None:
+    with Mfrc522Reader(rx_gain_db=48) as reader, Mfrc522Reader(device=1) as other:
+        assert readers.ce0.registers[0x26] == 0x78  # RxGain 111 (48 dB); the reserved bits as they were
+        assert readers.ce1.registers[0x26] == 0x48  # the chip's own 33 dB
+        readers.ce0.brown_out()
+        assert readers.ce0.registers[0x26] == 0x48
+        readers.ce0.place(EmulatedCard.classic(CLASSIC))
+        assert [reader.poll() for _ in range(3)][1:] == [CLASSIC, CLASSIC]
+        assert readers.ce0.registers[0x26] == 0x78
+        assert other.poll() is None
+    with pytest.raises(ValueError, match="rx_gain_db is one of"):
+        Mfrc522Reader(rx_gain_db=40)
+
+
+def test_the_pi_extra_installs_on_every_pi() -> None:
+    import tomllib
+    from pathlib import Path
+
+    project = tomllib.loads((Path(__file__).resolve().parents[2] / "pyproject.toml").read_text())
+    extra = [requirement.split("==")[0].lower() for requirement in project["project"]["optional-dependencies"]["pi"]]
+    assert "rpi.gpio" not in extra  # fails on a Pi 5; rpi-lgpio is the same module on every model
+    assert "lgpio" not in extra  # from apt: no wheel for Python 3.13, and a pip copy shadows the apt one
+    assert "mfrc522" not in extra  # it requires RPi.GPIO: installed with --no-deps
+    assert "rpi-lgpio" in extra
