@@ -281,6 +281,22 @@ def say_what_was_lost(journal: Journal, session: Session) -> None:
                     damage.first_seq, damage.lost, render(damage.key, damage.params, "en"))
 
 
+def follow_join_code(loop: TableLoop, app: Any, watch: AddressWatch) -> None:
+    """A new join code (a new game, or the banker's page asked): the table's screen shows it and
+    ``banker run`` prints the phones' address again."""
+    from webui.join import join_url
+
+    def new_code(code: str) -> None:
+        # Called under the session's lock (a new game): the table's lock is taken in a thread of its
+        # own, as the table takes them the other way round when it submits an action.
+        watch.code = loop.join_code = code
+        url = join_url(str(app.config.get("BASE_URL") or ""), code)
+        threading.Thread(target=loop.set_addresses, args=(url, loop.wifi_join), daemon=True).start()
+        print(f"Phones: {url} (code {code})", flush=True)
+
+    app.extensions["banker"].codes.listen(new_code)
+
+
 def serve(config: Config, table: Table, stop: threading.Event, mode: str) -> int:
     """Run the table and the phone page on an opened table until ``stop`` is set."""
     from webui import create_app
@@ -324,8 +340,10 @@ def serve(config: Config, table: Table, stop: threading.Event, mode: str) -> int
             print(f"Simulated table: open {base}/table", flush=True)
         print(f"Phones: {loop.join_url} (code {code})", flush=True)
         log.info("journal %s, game %s", config.journal_path, session.game_id)
+        watch = AddressWatch(loop, app, server.port, code)
+        follow_join_code(loop, app, watch)
         if mode != "simulated" and not config.host.startswith("127."):
-            AddressWatch(loop, app, server.port, code).run(stop)
+            watch.run(stop)
         loop.run(stop)
         return 0
     finally:

@@ -213,3 +213,40 @@ def test_banker_run_resumes_a_game_with_a_damaged_row(tmp_path: Path) -> None:
     finally:
         process.send_signal(signal.SIGTERM)
         process.wait(15)
+
+
+def test_the_tables_screen_follows_a_new_join_code(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from banker.actions import NewGame
+    from banker.journal import Journal
+    from banker.session import Session
+    from firmware.loop import TableLoop
+    from firmware.run import AddressWatch, follow_join_code
+    from hardware.factory import TableConfig, open_table
+    from webui import create_app
+    from webui.join import join_code
+
+    journal = Journal(tmp_path / "j.sqlite3")
+    session = Session(journal)
+    session.submit(NewGame("us", ("Ann", "Bob"), {}))
+    table = open_table(TableConfig(mode="simulated"))
+    loop = TableLoop(session, table)
+    try:
+        app = create_app(session, loop, {"TESTING": True, "DATA_DIR": str(tmp_path)})
+        app.config["BASE_URL"] = "http://127.0.0.1:8080"
+        first = join_code(journal)
+        watch = AddressWatch(loop, app, 8080, first, host=lambda: "127.0.0.1", wifi=lambda: "")
+        follow_join_code(loop, app, watch)
+        session.submit(NewGame("us", ("Cy", "Dee"), {}))  # a later game: a new code
+        second = join_code(journal)
+        assert second != first
+        deadline = time.monotonic() + 5
+        while loop.join_url != f"http://127.0.0.1:8080/j/{second}" and time.monotonic() < deadline:
+            time.sleep(0.02)
+        loop.pump()
+        assert loop.context().join_code == second and loop.context().join_url.endswith(f"/j/{second}")
+        assert watch.code == second  # the address watch keeps the new code too
+        assert f"Phones: http://127.0.0.1:8080/j/{second} (code {second})" in capsys.readouterr().out
+    finally:
+        loop.stop()
+        table.close()
+        journal.close()
