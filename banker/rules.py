@@ -56,6 +56,9 @@ class Rules:
     """§6.5: the bank's stock of houses."""
     hotels: int = 12
     """§6.5: the bank's stock of hotels."""
+    advice: bool = True
+    """Not a rule of play: the phones and the table show the strategy advisor's figures (what each
+    deed and building earns and how fast it pays back); off for tables that would rather not know."""
 
     @property
     def max_houses(self) -> int:

@@ -6,6 +6,9 @@
   purchase takes to pay back (:mod:`banker.advisor.payback`).
 * :func:`advise_build`, :func:`advise_builds`, :func:`income_per_throw` — advice for a player of a game
   in progress (:mod:`banker.advisor.game`); :func:`build_options` for holdings given directly.
+* :func:`player_advice`, :func:`next_building_line` — one player's groups, their next purchases and
+  what the deeds for sale are worth to them, priced and allowed by the engine
+  (:mod:`banker.advisor.player`, :mod:`banker.advisor.offers`); as JSON in :mod:`banker.advisor.export`.
 * :func:`board_svg` — the board as a heat map (:mod:`banker.advisor.heatmap`).
 """
 
@@ -23,6 +26,7 @@ from banker.advisor.payback import (
     payback_table,
     rent_per_throw,
 )
+from banker.advisor.player import PlayerAdvice, next_building_line, player_advice
 
 __all__ = [
     "IN_JAIL",
@@ -32,6 +36,7 @@ __all__ = [
     "Holdings",
     "Landing",
     "MoveRules",
+    "PlayerAdvice",
     "Step",
     "advise_build",
     "advise_builds",
@@ -44,6 +49,8 @@ __all__ = [
     "holdings_of",
     "income_per_throw",
     "landing_distribution",
+    "next_building_line",
     "payback_table",
+    "player_advice",
     "rent_per_throw",
 ]

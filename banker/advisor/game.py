@@ -120,26 +120,26 @@ def income_per_throw(state: GameView, player: int | str, *, rules: MoveRules | N
     """
     seat = seat_of(state, player)
     landing = landing_distribution(state.edition, rules)
-    return _income(state, seat, landing)
+    return income_of(state, seat, landing)
 
 
-def _income(state: GameView, seat: int, landing: Landing) -> float:
-    edition = state.edition
+def income_of(state: GameView, seat: int, landing: Landing) -> float:
+    """Expected rent the deeds of the player at ``seat`` collect per opponent throw under ``landing``."""
+    return sum(deed_income(state, number, landing) for number, deed in enumerate(state.props) if deed.owner == seat)
+
+
+def deed_income(state: GameView, number: int, landing: Landing) -> float:
+    """Expected rent deed ``number`` collects for its owner per opponent throw (0 for the bank's, a
+    mortgaged one)."""
+    deed_state = state.props[number]
+    owner = deed_state.owner
+    if owner is None or deed_state.mortgaged:
+        return 0.0
+    prop = state.edition.properties[number]
+    members = state.edition.groups[prop.group]
+    owned = sum(1 for n in members if state.props[n].owner == owner)
+    any_mortgaged = any(state.props[n].mortgaged for n in members)
+    monopoly = owned == len(members) and (not any_mortgaged or state.rules.double_rent_with_mortgage)
     max_houses = state.rules.max_houses
-    total = 0.0
-    for members in edition.groups.values():
-        owned = [n for n in members if state.props[n].owner == seat]
-        if not owned:
-            continue
-        any_mortgaged = any(state.props[n].mortgaged for n in members)
-        monopoly = len(owned) == len(members) and (not any_mortgaged or state.rules.double_rent_with_mortgage)
-        for number in owned:
-            deed_state = state.props[number]
-            if deed_state.mortgaged:
-                continue
-            level = max_houses + 1 if deed_state.hotel else deed_state.houses
-            total += rent_per_throw(
-                landing, edition.properties[number], level, max_houses=max_houses, monopoly=monopoly,
-                owned_in_group=len(owned),
-            )
-    return total
+    level = max_houses + 1 if deed_state.hotel else deed_state.houses
+    return rent_per_throw(landing, prop, level, max_houses=max_houses, monopoly=monopoly, owned_in_group=owned)
