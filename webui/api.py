@@ -9,6 +9,7 @@ from flask import Blueprint, Response, jsonify, request, session
 from flask_wtf.csrf import generate_csrf
 
 from banker.actions import ACTION_TYPES, Trade, parse_action, parse_object
+from banker.advisor.export import player_json, tables_json
 from banker.errors import BadInput, IllegalAction
 from banker.export import state_to_json
 from banker.messages import LANGUAGES
@@ -121,6 +122,23 @@ def scores() -> Response:
         raise IllegalAction("no_game")
     return jsonify({"scores": views.standings(current),
                     "series": net_worth_series(svc.session.journal.actions(game_id))})
+
+
+@api.get("/advice")
+def advice() -> Response:
+    """The strategy advisor's figures for this game and the advice for the phone's player (the banker
+    may name another with ``?player=``); ``?jail=long`` for the long stay in jail."""
+    who = joined()
+    svc = services()
+    current = svc.session.state
+    if current is None:
+        raise IllegalAction("no_game")
+    player = request.args.get("player") or who.player
+    if player is not None and player != who.player and not who.banker:
+        raise NotAllowed("web_advice_not_yours")
+    found = views.advice(current, player, request.args.get("jail"))
+    return jsonify({**tables_json(found.report, found.assumptions),
+                    "player": player_json(current, found.player, who.lang) if found.player else None})
 
 
 @api.get("/openapi.json")

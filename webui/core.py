@@ -11,7 +11,7 @@ import types
 import typing
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import MISSING, dataclass, fields
+from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, Union
 
 from flask import current_app, request
@@ -25,6 +25,7 @@ from banker.ledger import Event
 from banker.session import Session
 from banker.speech import say
 from banker.state import GameState
+from webui.advice import Figures
 from webui.auth import Approvals, Limiter, NotAllowed, Phone, authorize, current_phone
 from webui.join import JoinCodes
 from webui.stream import Broker
@@ -90,6 +91,8 @@ class Services:
     requests: RequestCache
     default_lang: str
     base_url: str | None
+    figures: Figures = field(default_factory=Figures)
+    """The strategy advisor's figures, kept per edition and house rules."""
 
 
 def services() -> Services:

@@ -100,9 +100,98 @@ def example(cls: type[Action]) -> dict[str, Any]:
     return body
 
 
+NUMBER_OR_NULL: dict[str, Any] = {"anyOf": [{"type": "number"}, {"type": "null"}]}
+"""A payback: ``null`` when it never comes (the step adds no rent, or nobody is left to pay)."""
+
+STEP_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "description": "One step of a group (banker advise --table payback --csv): the deeds, one more building on "
+                   "every street, the hotels; railroads and utilities one more each.",
+    "required": ["step", "level", "cost", "total_cost", "rent_per_throw", "gain_per_throw", "payback_throws"],
+    "properties": {
+        "step": {"enum": ["deeds", "house", "hotel", "railroad", "utility"]},
+        "level": {"type": "integer", "description": "Houses after the step (a hotel: max houses + 1), or the "
+                                                    "railroads or utilities owned"},
+        "cost": {"type": "integer"}, "total_cost": {"type": "integer"},
+        "rent_per_throw": {"type": "number"}, "gain_per_throw": {"type": "number"},
+        "payback_throws": NUMBER_OR_NULL,
+        "payback_rounds": {**NUMBER_OR_NULL, "description": "In the player's groups only: for this game's players"},
+    },
+}
+
+PURCHASE_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "description": "Something the player could spend money on, the engine's answer and its payback.",
+    "required": ["kind", "property", "cost", "possible", "refused", "action", "gain_per_throw", "payback_throws",
+                 "payback_rounds"],
+    "properties": {
+        "kind": {"enum": ["build", "unmortgage", "buy"]},
+        "building": {"anyOf": [{"enum": ["house", "hotel"]}, {"type": "null"}]},
+        "property": {"type": "string"},
+        "cost": {"type": "integer", "description": "What the engine would take from the player's cash"},
+        "possible": {"type": "boolean"},
+        "refused": {"anyOf": [{"$ref": "#/components/schemas/Error"}, {"type": "null"}]},
+        "action": {"type": "object", "description": "The action to submit (POST /api/actions/<kind>)"},
+        "gain_per_throw": {"type": "number"},
+        "payback_throws": NUMBER_OR_NULL, "payback_rounds": NUMBER_OR_NULL,
+    },
+}
+
+ADVICE_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "description": "The strategy advisor's figures (docs/phone.md, Strategy advice).",
+    "required": ["edition", "assumptions", "throws_per_turn", "landing", "payback", "deeds", "player"],
+    "properties": {
+        "edition": {"type": "string"},
+        "assumptions": {"type": "object", "properties": {
+            "jail": {"enum": ["short", "long"]}, "fine_or_chance": {"enum": ["pay", "draw"]},
+            "short_game": {"type": "boolean"}, "max_houses": {"type": "integer"}}},
+        "throws_per_turn": {"type": "number"},
+        "landing": {"type": "array", "description": "Every square, the jail square twice; the shares sum to 1",
+                    "items": {"type": "object", "required": ["square", "id", "name", "group", "share", "percent"],
+                              "properties": {"square": {"type": "integer"}, "id": {"type": "string"},
+                                             "name": {"type": "string"},
+                                             "group": {"anyOf": [{"type": "string"}, {"type": "null"}]},
+                                             "share": {"type": "number"}, "percent": {"type": "number"}}}},
+        "payback": {"type": "array", "items": {"allOf": [
+            {"type": "object", "properties": {"group": {"type": "string"}}},
+            {"$ref": "#/components/schemas/AdviceStep"}]}},
+        "deeds": {"type": "array", "items": {"type": "object", "properties": {
+            "id": {"type": "string"}, "group": {"type": "string"}, "share": {"type": "number"},
+            "alone": {"$ref": "#/components/schemas/AdviceStep"},
+            "steps": {"type": "array", "items": {"$ref": "#/components/schemas/AdviceStep"}}}}},
+        "player": {"anyOf": [{"type": "null"}, {"type": "object", "properties": {
+            "name": {"type": "string"}, "cash": {"type": "integer"}, "opponents": {"type": "integer"},
+            "throws_per_round": {"type": "number"}, "income_per_throw": {"type": "number"},
+            "groups": {"type": "array", "items": {"type": "object", "properties": {
+                "group": {"type": "string"}, "status": {"enum": ["complete", "open", "blocked"]},
+                "owned": {"type": "integer"}, "size": {"type": "integer"},
+                "share": {"type": "number"}, "percent": {"type": "number"}, "level": {"type": "integer"},
+                "rent_per_throw": {"type": "number"},
+                "deeds": {"type": "array", "items": {"type": "object", "properties": {
+                    "property": {"type": "string"}, "name": {"type": "string"}, "square": {"type": "integer"},
+                    "share": {"type": "number"}, "percent": {"type": "number"},
+                    "owner": {"anyOf": [{"type": "string"}, {"type": "null"}]},
+                    "houses": {"type": "integer"}, "hotel": {"type": "boolean"}, "mortgaged": {"type": "boolean"},
+                    "rent": {"type": "integer"}, "rent_times_dice": {"type": "boolean"},
+                    "rent_per_throw": {"type": "number"},
+                    "next": {"anyOf": [{"$ref": "#/components/schemas/Purchase"}, {"type": "null"}]}}}},
+                "steps": {"type": "array", "items": {"$ref": "#/components/schemas/AdviceStep"}},
+                "next_step": {"anyOf": [{"$ref": "#/components/schemas/AdviceStep"}, {"type": "null"}]},
+                "next": {"anyOf": [{"$ref": "#/components/schemas/Purchase"}, {"type": "null"}]}}}},
+            "best": {"anyOf": [{"$ref": "#/components/schemas/Purchase"}, {"type": "null"}]},
+            "for_sale": {"type": "array", "items": {"$ref": "#/components/schemas/Purchase"}},
+            "auction": {"anyOf": [{"type": "null"}, {"type": "object", "properties": {
+                "property": {"type": "string"}, "gain_per_throw": {"type": "number"}, "high_bid": {"type": "integer"},
+                "at_price": {"type": "object"}, "at_next_bid": {"type": "object"}}}]}}}]},
+    },
+}
+
+
 @cache
 def document() -> dict[str, Any]:
-    schemas: dict[str, Any] = {"Bundle": BUNDLE_SCHEMA, "Error": ERROR_SCHEMA}
+    schemas: dict[str, Any] = {"Bundle": BUNDLE_SCHEMA, "Error": ERROR_SCHEMA, "AdviceStep": STEP_SCHEMA,
+                               "Purchase": PURCHASE_SCHEMA, "Advice": ADVICE_SCHEMA}
     paths: dict[str, Any] = {}
     unjoined = {"description": "This phone has not joined the table (no or an unknown cookie)",
                 "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
@@ -154,6 +243,24 @@ def document() -> dict[str, Any]:
                                      "responses": joined_ok}}
     paths["/api/scores"] = {"get": {"operationId": "scores", "summary": "The standings and the net worth series",
                                     "responses": {**joined_ok, "409": no_game}}}
+    paths["/api/advice"] = {"get": {
+        "operationId": "advice",
+        "summary": "The strategy advisor's figures (banker advise) and the advice for the phone's player",
+        "parameters": [
+            {"name": "player", "in": "query", "required": False, "schema": {"type": "string"},
+             "description": "Another player (the banker only); default: the phone's own"},
+            {"name": "jail", "in": "query", "required": False,
+             "schema": {"enum": ["short", "long"], "default": "short"},
+             "description": "The stay in jail the figures assume"}],
+        "responses": {"200": {"description": "The figures", "content": {"application/json": {
+            "schema": {"$ref": "#/components/schemas/Advice"}}}},
+            "401": unjoined,
+            "403": {"description": "Another player's advice, asked by a phone that is not the banker",
+                    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
+            "409": {"description": "No game is in progress, or it plays without advice (advisor_off)",
+                    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
+            "422": {"description": "An unknown player or jail stay",
+                    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}}}}
     paths["/api/stream"] = {"get": {"operationId": "stream", "summary": "Server-sent events: state, frame, role",
                                     "responses": {"200": {"description": "text/event-stream"}, "401": unjoined,
                                                   "503": {"description": "Too many open streams"}}}}

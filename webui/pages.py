@@ -15,13 +15,14 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from banker.actions import Bundle, NewGame, Trade, parse_action
 from banker.edition import available_editions, load_edition
-from banker.errors import BadInput, BankerError
+from banker.errors import BadInput, BankerError, IllegalAction
 from banker.messages import LANGUAGES, label
 from banker.rules import ROUNDINGS, Rules
 from banker.scores import net_worth_series
 from banker.state import GameState
 from banker.worth import net_worth
 from webui import views
+from webui.advice import Advice, AdviceText, has_fine_or_chance
 from webui.auth import NotAllowed, Phone, pin_is_set, set_pin, valid_pin
 from webui.chart import worth_chart
 from webui.core import (
@@ -201,7 +202,46 @@ def deeds() -> str:
     who = need_phone()
     state = current_state()
     mine = views.my_deeds(state, who.player, who.lang) if state and who.player else []
-    return page("deeds.html", deeds=mine)
+    found = phone_advice(who, state)[0] if who.player else None
+    return page("deeds.html", deeds=mine, **advice_context(found, who))
+
+
+def phone_advice(who: Phone, state: GameState | None, jail: str | None = None) -> tuple[Advice | None, str]:
+    """The strategy advice for this phone's player (the figures alone for a watcher), or None and why
+    not: no game, advice switched off, an unknown jail stay."""
+    if state is None:
+        return None, ""
+    player = who.player if who.player in state.seats else None
+    try:
+        return views.advice(state, player, jail), ""
+    except BankerError as error:
+        return None, error.translated(who.lang)
+
+
+def advice_context(found: Advice | None, who: Phone) -> dict[str, Any]:
+    if found is None:
+        return {"advice": None, "mine": None, "fmt": None}
+    return {"advice": found, "mine": found.player, "fmt": AdviceText(who.lang, found.state),
+            "fine_or_chance": has_fine_or_chance(found.state.edition)}
+
+
+@pages.get("/strategy")
+def strategy() -> str:
+    who = need_phone()
+    state = current_state()
+    found, why = phone_advice(who, state, request.args.get("jail"))
+    return page("strategy.html", why=why, **advice_context(found, who))
+
+
+@pages.get("/strategy/board.svg")
+def strategy_board() -> Response:
+    who = need_phone()
+    state = current_state()
+    if state is None:
+        raise IllegalAction("no_game")
+    found = views.advice(state, None, request.args.get("jail"))
+    svg = services().figures.heat_map(state.edition, found.assumptions, who.lang)
+    return Response(svg, mimetype="image/svg+xml")
 
 
 @pages.get("/money")
@@ -220,12 +260,13 @@ def money() -> str:
 
 @pages.get("/auction")
 def auction() -> str:
-    need_phone()
+    who = need_phone()
     state = current_state()
     streets = []
     if state is not None and state.auction is not None and state.auction.property is None:
         streets = [p for p in state.edition.properties if p.kind == "street"]
-    return page("auction.html", streets=streets)
+    found = phone_advice(who, state)[0] if who.player and state is not None and state.auction else None
+    return page("auction.html", streets=streets, **advice_context(found, who))
 
 
 @pages.get("/trades")

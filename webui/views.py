@@ -31,6 +31,8 @@ from banker.messages import render
 from banker.scores import final_scores
 from banker.state import GameState
 from banker.text import board_line, log_lines
+from webui.advice import Advice
+from webui.advice import advice as advice_of
 from webui.auth import PIN_MAX, PIN_SETTING, NotAllowed, Phone, check_pin, phone_id
 from webui.core import become_banker, error_body, error_status, guess_key, lang, services, submit_once
 from webui.join import normalize_code
@@ -307,6 +309,11 @@ def deed_view(state: GameState, prop: Property, language: str, actor: str | None
 def my_deeds(state: GameState, player: str, language: str) -> list[DeedView]:
     seat = state.seat(player)
     return [deed_view(state, prop, language, player) for prop in state.owned(seat)]
+
+
+def advice(state: GameState, player: str | None, jail: str | None = None) -> Advice:
+    """The strategy advisor's figures for the game and ``player`` (see :func:`webui.advice.advice`)."""
+    return advice_of(services().figures, state, player, jail)
 
 
 def debts_view(state: GameState, player: str, language: str) -> dict[str, Any]:

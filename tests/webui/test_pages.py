@@ -12,7 +12,7 @@ from tests.webui.conftest import Phone, do, snapshot
 from tests.webui.fake_table import FakeTable
 from webui import create_app
 
-PAGES = ("/", "/deeds", "/money", "/auction", "/trades", "/debts", "/history", "/more", "/end", "/setup",
+PAGES = ("/", "/deeds", "/money", "/auction", "/trades", "/debts", "/history", "/more", "/end", "/setup", "/strategy",
          "/banker", "/table")
 
 
