@@ -347,8 +347,71 @@ def bench_journal_commit(actions: int = 300) -> dict[str, Any]:
             "journal_commit_p99_ms": round(ordered[max(0, int(len(ordered) * 0.99) - 1)], 3)}
 
 
+ADVICE_REQUESTS = 200
+ORANGE = ("st_james", "tennessee", "new_york")
+
+
+def _program_advice(banker: Any, requests: int = ADVICE_REQUESTS) -> dict[str, Any]:
+    """``GET /api/advice`` for a player with the orange group, asked by the banker's phone: the first
+    answer (which solves the edition's chain and builds its tables) and the later ones (from the kept
+    figures; the player's part is worked out each time)."""
+    from webui.load import percentile
+
+    for deed in ORANGE:
+        status, _ = banker.act({"action": "buy", "player": "Ann", "property": deed})
+        if status != 200:
+            raise ProgramBenchError(f"buying {deed} answered {status}")
+    status, _, first = banker.request("GET", "/api/advice?player=Ann")
+    if status != 200:
+        raise ProgramBenchError(f"/api/advice answered {status}")
+    samples = []
+    for _ in range(requests):
+        status, _, elapsed = banker.request("GET", "/api/advice?player=Ann")
+        if status != 200:
+            raise ProgramBenchError(f"/api/advice answered {status}")
+        samples.append(elapsed * 1000)
+    return {"advice_first_ms": round(first * 1000, 2),
+            "advice_median_ms": round(statistics.median(samples), 2),
+            "advice_p99_ms": round(percentile(samples, 99), 2),
+            "advice_requests": requests}
+
+
+def bench_advice(requests: int = ADVICE_REQUESTS) -> dict[str, Any]:
+    """Only ``/api/advice`` on ``banker run --simulated`` in a child process (see :func:`_program_advice`)."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        program = _Program(tmp)
+        try:
+            banker = _banker_phone(program)
+            status, _ = banker.act({"action": "new_game", "edition": "us", "players": ["Ann", "Bob", "Cy", "Dee"],
+                                    "rules": {}})
+            if status != 200:
+                raise ProgramBenchError(f"new_game answered {status}")
+            return _program_advice(banker, requests)
+        finally:
+            program.stop()
+
+
+def _banker_phone(program: Any) -> Any:
+    import json
+
+    from webui.load import Phone
+
+    banker = Phone(program.port)
+    banker.request("GET", f"/j/{program.code}")
+    banker.token = json.loads(banker.request("GET", "/api/me")[1])["csrf_token"]
+    status, body, _ = banker.request("POST", "/api/join", {"player": None})
+    if status != 200:
+        raise ProgramBenchError(f"join answered {status}: {body!r}")
+    status, body, _ = banker.request("POST", "/api/banker/pin", {"pin": PROGRAM_PIN}, key=True)
+    if status != 200:
+        raise ProgramBenchError(f"setting the PIN answered {status}: {body!r}")
+    return banker
+
+
 def bench_program(streams: int = 8, actions: int = 100, held: int = 56, taps: int = 100,
-                  resume_actions: int = 2000) -> dict[str, Any]:
+                  resume_actions: int = 2000, advice_requests: int = ADVICE_REQUESTS) -> dict[str, Any]:
     """The running program's figures: ``banker run --simulated`` in a child process, phones over HTTP."""
     import json
     import tempfile
@@ -361,15 +424,7 @@ def bench_program(streams: int = 8, actions: int = 100, held: int = 56, taps: in
         try:
             time.sleep(1.0)
             figures["rss_idle_no_game_mb"] = program.rss_mb()
-            banker = Phone(program.port)
-            banker.request("GET", f"/j/{program.code}")
-            banker.token = json.loads(banker.request("GET", "/api/me")[1])["csrf_token"]
-            status, body, _ = banker.request("POST", "/api/join", {"player": None})
-            if status != 200:
-                raise ProgramBenchError(f"join answered {status}: {body!r}")
-            status, body, _ = banker.request("POST", "/api/banker/pin", {"pin": PROGRAM_PIN}, key=True)
-            if status != 200:
-                raise ProgramBenchError(f"setting the PIN answered {status}: {body!r}")
+            banker = _banker_phone(program)
             status, _ = banker.act({"action": "new_game", "edition": "us", "players": ["Ann", "Bob", "Cy", "Dee"],
                                     "rules": {}})
             if status != 200:
@@ -400,6 +455,7 @@ def bench_program(streams: int = 8, actions: int = 100, held: int = 56, taps: in
             figures[f"rss_with_{held}_phones_mb"] = program.rss_mb()
             for stream in opened:
                 stream.close()
+            figures.update(_program_advice(banker, advice_requests))
             for _ in range(resume_actions):
                 banker.act({"action": "salary", "player": "Ann"})
             seq = json.loads(banker.request("GET", "/api/state")[1])["seq"]
@@ -495,6 +551,11 @@ def performance_markdown(figures: dict[str, Any], when: str, where: str) -> str:
         row("the same, idle with a game", "rss_idle_mb", "MB", "< 60 MB"),
         row(f"the same with {streams} phones' streams open", f"rss_with_{streams}_phones_mb", "MB"),
         row(f"the same with {held} phones' streams open", f"rss_with_{held}_phones_mb", "MB"),
+        row("`GET /api/advice` (a player with the orange group, 4 players): the first answer, which solves the "
+            "edition's chain and builds its tables", "advice_first_ms", "ms"),
+        row(f"the same, later answers from the kept figures (median of {figures.get('advice_requests')})",
+            "advice_median_ms", "ms"),
+        row("the same, p99", "advice_p99_ms", "ms"),
         row("journal commit: one action applied and committed (WAL, synchronous=FULL), median",
             "journal_commit_median_ms", "ms"),
         row("the same, p99", "journal_commit_p99_ms", "ms"),

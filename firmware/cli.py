@@ -34,6 +34,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="only the table's figures: tap to frame through the emulated reader and display")
     bench.add_argument("--program", action="store_true",
                        help="only the running program's figures: banker run --simulated with phones over HTTP")
+    bench.add_argument("--advice", action="store_true",
+                       help="only GET /api/advice on the running program: its first answer and the later ones")
     bench.add_argument("--write", metavar="FILE",
                        help="with --table/--program: write the figures as Markdown to FILE (docs/performance.md)")
     engine_bench = bench.get_default("func")
@@ -61,14 +63,15 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def cmd_bench(args: argparse.Namespace, engine_bench: Callable[[argparse.Namespace], int]) -> int:
-    """``banker bench``: the engine's figures; with ``--table`` or ``--program`` only the table's or the
-    running program's; ``--all`` all of them; ``--write FILE`` keeps the table's and program's as Markdown."""
+    """``banker bench``: the engine's figures; with ``--table``, ``--program`` or ``--advice`` only the table's,
+    the running program's or its ``/api/advice``'s; ``--all`` all of them; ``--write FILE`` keeps the table's
+    and program's as Markdown."""
     from datetime import UTC, datetime
 
     from banker.bench import print_figures
-    from firmware.bench import bench_program, bench_table, machine, performance_markdown
+    from firmware.bench import bench_advice, bench_program, bench_table, machine, performance_markdown
 
-    if not args.table and not args.program:
+    if not args.table and not args.program and not args.advice:
         status = engine_bench(args)
         if not args.all:
             return status
@@ -77,6 +80,8 @@ def cmd_bench(args: argparse.Namespace, engine_bench: Callable[[argparse.Namespa
         figures.update(bench_table())
     if args.program or args.all:
         figures.update(bench_program())
+    elif args.advice:
+        figures.update(bench_advice())
     print_figures(figures, as_json=args.json)
     if args.write:
         when = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")

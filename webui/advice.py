@@ -3,12 +3,14 @@ rules and kept for every later request, and one player's advice from the current
 
 from __future__ import annotations
 
+import json
 import math
 import threading
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
+from banker.advisor.export import player_json, tables_json
 from banker.advisor.heatmap import NEUTRAL, board_svg, heat_colour
 from banker.advisor.labels import group_name, number, percent, step_name
 from banker.advisor.payback import GroupPayback, Step
@@ -52,10 +54,16 @@ class Figures:
     def __init__(self) -> None:
         self._reports: _Kept[Report] = _Kept()
         self._maps: _Kept[str] = _Kept()
+        self._tables: _Kept[str] = _Kept()
 
     def report(self, edition: Edition, assumptions: Assumptions) -> Report:
         return self._reports.get(figures_key(edition, assumptions), lambda: build_report(
             edition, assumptions.move, max_houses=assumptions.max_houses))
+
+    def tables_json(self, edition: Edition, assumptions: Assumptions) -> str:
+        """The tables as the JSON text of ``GET /api/advice`` (:func:`banker.advisor.export.tables_json`)."""
+        return self._tables.get(figures_key(edition, assumptions), lambda: json.dumps(
+            tables_json(self.report(edition, assumptions), assumptions), ensure_ascii=False))
 
     def heat_map(self, edition: Edition, assumptions: Assumptions, language: str) -> str:
         def draw() -> str:
@@ -72,6 +80,12 @@ class Advice:
     report: Report
     player: PlayerAdvice | None
     """None for a phone without a player (a watcher, the banker naming nobody)."""
+
+    def to_json(self, figures: Figures, language: str) -> str:
+        """The answer of ``GET /api/advice``: the kept tables' JSON with the player's part added."""
+        tables = figures.tables_json(self.state.edition, self.assumptions)
+        player = player_json(self.state, self.player, language) if self.player is not None else None
+        return tables[:-1] + ', "player": ' + json.dumps(player, ensure_ascii=False) + "}"
 
 
 def advice(figures: Figures, state: GameState, player: str | None, jail: str | None = None) -> Advice:

@@ -9,7 +9,6 @@ from flask import Blueprint, Response, jsonify, request, session
 from flask_wtf.csrf import generate_csrf
 
 from banker.actions import ACTION_TYPES, Trade, parse_action, parse_object
-from banker.advisor.export import player_json, tables_json
 from banker.errors import BadInput, IllegalAction
 from banker.export import state_to_json
 from banker.messages import LANGUAGES
@@ -137,8 +136,7 @@ def advice() -> Response:
     if player is not None and player != who.player and not who.banker:
         raise NotAllowed("web_advice_not_yours")
     found = views.advice(current, player, request.args.get("jail"))
-    return jsonify({**tables_json(found.report, found.assumptions),
-                    "player": player_json(current, found.player, who.lang) if found.player else None})
+    return json_answer(200, found.to_json(svc.figures, who.lang))
 
 
 @api.get("/openapi.json")

@@ -44,15 +44,20 @@ class RulesView(Protocol):
     def double_rent_with_mortgage(self) -> bool: ...
 
 
-class GameView(Protocol):
+class BoardView(Protocol):
+    """What the rents depend on: the board, the rules and the deeds' owners and buildings."""
+
     @property
     def edition(self) -> Edition: ...
     @property
     def rules(self) -> RulesView: ...
     @property
-    def players(self) -> Sequence[PlayerView]: ...
-    @property
     def props(self) -> Sequence[DeedView]: ...
+
+
+class GameView(BoardView, Protocol):
+    @property
+    def players(self) -> Sequence[PlayerView]: ...
     @property
     def bank_houses(self) -> int: ...
     @property
@@ -123,12 +128,12 @@ def income_per_throw(state: GameView, player: int | str, *, rules: MoveRules | N
     return income_of(state, seat, landing)
 
 
-def income_of(state: GameView, seat: int, landing: Landing) -> float:
+def income_of(state: BoardView, seat: int, landing: Landing) -> float:
     """Expected rent the deeds of the player at ``seat`` collect per opponent throw under ``landing``."""
     return sum(deed_income(state, number, landing) for number, deed in enumerate(state.props) if deed.owner == seat)
 
 
-def deed_income(state: GameView, number: int, landing: Landing) -> float:
+def deed_income(state: BoardView, number: int, landing: Landing) -> float:
     """Expected rent deed ``number`` collects for its owner per opponent throw (0 for the bank's, a
     mortgaged one)."""
     deed_state = state.props[number]

@@ -22,8 +22,9 @@ from banker.advisor.payback import GroupPayback, Step
 from banker.advisor.report import Report
 from banker.advisor.tables import Assumptions
 from banker.deeds import rent_for
-from banker.edition import Property
+from banker.edition import Edition, Property
 from banker.errors import BankerError
+from banker.rules import Rules
 from banker.state import GameState, PropertyState
 
 Money = int
@@ -168,7 +169,7 @@ def player_advice(state: GameState, seat: int, report: Report) -> PlayerAdvice:
     paybacks = {g.group: g for g in report.groups}
     valued: dict[tuple[int, str], Valued] = {}
     for purchase in offered:
-        valued[(purchase.deed.number, purchase.kind)] = _value(state, seat, landing, income, purchase, per_round)
+        valued[(purchase.deed.number, purchase.kind)] = _value(state, seat, landing, purchase, per_round)
     groups = tuple(
         _group(state, seat, landing, group, members, paybacks[group], valued)
         for group, members in state.edition.groups.items()
@@ -178,15 +179,14 @@ def player_advice(state: GameState, seat: int, report: Report) -> PlayerAdvice:
     best = min(possible, key=_order, default=None)
     for_sale = tuple(sorted((v for v in valued.values() if v.purchase.kind == "buy"), key=_order))
     return PlayerAdvice(seat, player.name, player.cash, opponents, per_round, groups, best, for_sale,
-                        _auction(state, seat, landing, income, per_round), income)
+                        _auction(state, seat, landing, per_round), income)
 
 
 def _order(valued: Valued) -> tuple[float, Money, int]:
     return valued.payback_throws, valued.cost, valued.purchase.deed.number
 
 
-def _value(state: GameState, seat: int, landing: Landing, income: float, purchase: Purchase,
-           per_round: float) -> Valued:
+def _value(state: GameState, seat: int, landing: Landing, purchase: Purchase, per_round: float) -> Valued:
     number = purchase.deed.number
     ps = state.props[number]
     building = ""
@@ -198,12 +198,28 @@ def _value(state: GameState, seat: int, landing: Landing, income: float, purchas
         after = replace(ps, mortgaged=False)
     else:
         after = PropertyState(owner=seat)
-    return Valued(purchase, _income_with(state, seat, landing, number, after) - income, per_round, building)
+    return Valued(purchase, _gain(state, seat, landing, number, after), per_round, building)
 
 
-def _income_with(state: GameState, seat: int, landing: Landing, number: int, deed: PropertyState) -> float:
-    props = state.props[:number] + (deed,) + state.props[number + 1:]
-    return income_of(replace(state, props=props), seat, landing)
+@dataclass(frozen=True, slots=True)
+class _Board:
+    """The deeds as they would be after a purchase (the rest of the state is not needed for the rents)."""
+
+    edition: Edition
+    rules: Rules
+    props: tuple[PropertyState, ...]
+
+
+def _gain(state: GameState, seat: int, landing: Landing, number: int, deed: PropertyState) -> float:
+    """What the player's rent per opponent throw gains when deed ``number`` becomes ``deed``: a deed's rent
+    depends only on its own group, so only the group is counted again."""
+    members = state.edition.groups[state.edition.properties[number].group]
+    after = _Board(state.edition, state.rules, state.props[:number] + (deed,) + state.props[number + 1:])
+
+    def earned(board: GameState | _Board) -> float:
+        return sum(deed_income(board, n, landing) for n in members if board.props[n].owner == seat)
+
+    return earned(after) - earned(state)
 
 
 def _group(state: GameState, seat: int, landing: Landing, group: str, members: tuple[int, ...],
@@ -272,12 +288,12 @@ def buildable(state: GameState, seat: int, prop: Property) -> bool:
     return all(state.props[n].owner == seat and not state.props[n].mortgaged for n in members)
 
 
-def _auction(state: GameState, seat: int, landing: Landing, income: float, per_round: float) -> AuctionWorth | None:
+def _auction(state: GameState, seat: int, landing: Landing, per_round: float) -> AuctionWorth | None:
     auction = state.auction
     if auction is None or auction.property is None or state.players[seat].bankrupt:
         return None
     prop = state.edition.properties[auction.property]
-    gain = _income_with(state, seat, landing, prop.number, PropertyState(owner=seat)) - income
+    gain = _gain(state, seat, landing, prop.number, PropertyState(owner=seat))
     return AuctionWorth(prop, gain, per_round, auction.high_bid)
 
 
@@ -290,7 +306,7 @@ def next_building(state: GameState, seat: int, prop: Property, landing: Landing)
     if offer is None:  # pragma: no cover - a buildable street always has a building to offer
         return None
     opponents = sum(1 for other, p in enumerate(state.players) if other != seat and not p.bankrupt)
-    return _value(state, seat, landing, income_of(state, seat, landing), offer, opponents * landing.throws_per_turn)
+    return _value(state, seat, landing, offer, opponents * landing.throws_per_turn)
 
 
 def next_building_line(state: GameState, seat: int, prop: Property) -> tuple[str, dict[str, int]] | None:

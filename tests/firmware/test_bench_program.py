@@ -5,18 +5,25 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from firmware.bench import bench_program, performance_markdown
+from firmware.bench import bench_advice, bench_program, performance_markdown
 from firmware.cli import SOAK_MARK, main
 
 
 def test_the_program_bench_measures_every_figure() -> None:
-    figures = bench_program(streams=2, actions=5, held=4, taps=6, resume_actions=5)
+    figures = bench_program(streams=2, actions=5, held=4, taps=6, resume_actions=5, advice_requests=3)
     for key in ("rss_idle_mb", "program_tap_to_frame_event_median_ms", "stream_latency_p99_ms",
                 "answer_with_phones_held_worst_ms", "rss_with_2_phones_mb", "rss_with_4_phones_mb",
-                "resume_to_first_answer_s", "journal_commit_median_ms"):
+                "resume_to_first_answer_s", "journal_commit_median_ms", "advice_first_ms", "advice_median_ms"):
         assert isinstance(figures[key], float), key
     assert figures["program_tap_frames"] == 6
     assert figures["resume_actions"] >= 5
+    assert figures["advice_requests"] == 3
+
+
+def test_the_advice_bench_asks_the_running_program() -> None:
+    figures = bench_advice(requests=3)
+    assert set(figures) == {"advice_first_ms", "advice_median_ms", "advice_p99_ms", "advice_requests"}
+    assert all(isinstance(figures[key], float) for key in ("advice_first_ms", "advice_median_ms", "advice_p99_ms"))
 
 
 def test_the_document_names_the_date_the_machine_and_every_goal() -> None:
