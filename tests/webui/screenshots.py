@@ -71,8 +71,11 @@ def main(out: Path = OUT) -> list[Path]:
                     page.wait_for_url(f"{server.url}/")
                     return page
 
-                def shot(page: object, name: str, path: str) -> None:
+                def shot(page: object, name: str, path: str, scroll_to: str = "") -> None:
                     page.goto(server.url + path)  # type: ignore[attr-defined]
+                    if scroll_to:
+                        page.locator(scroll_to).first.evaluate(  # type: ignore[attr-defined]
+                            "e => window.scrollTo(0, e.getBoundingClientRect().top + window.scrollY - 8)")
                     page.wait_for_timeout(150)  # type: ignore[attr-defined]
                     target = out / f"{name}.png"
                     page.screenshot(path=str(target))  # type: ignore[attr-defined]
@@ -87,6 +90,10 @@ def main(out: Path = OUT) -> list[Path]:
                 ann = phone("Ann")
                 shot(ann, "home", "/")
                 shot(ann, "deeds", "/deeds")
+                shot(ann, "strategy", "/strategy")
+                ann_ru = phone("Ann", "ru")
+                shot(ann_ru, "strategy-groups-ru", "/strategy", "[data-group=pink]")
+                shot(ann_ru, "strategy-tables-ru", "/strategy", "h2.section >> nth=1")
                 shot(ann, "money", "/money")
                 assert session.game_id is not None
                 app.extensions["banker"].trades.propose(
