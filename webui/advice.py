@@ -149,11 +149,14 @@ class AdviceText:
                       self.language)
 
     def cell_colour(self, throws: float, fastest: float, slowest: float) -> tuple[str, str]:
-        """Background and ink of a payback table's cell: the faster the payback, the hotter (a log scale)."""
+        """Background and ink of a payback table's cell: the faster the payback, the hotter (a log scale);
+        the ink is whichever of black and white reads better on it."""
         if math.isinf(throws) or throws <= 0 or fastest <= 0 or slowest <= fastest:
-            return NEUTRAL, "#111"
+            return NEUTRAL, DARK_INK
         position = (math.log(slowest) - math.log(throws)) / (math.log(slowest) - math.log(fastest))
-        return heat_colour(1.0 + position, 1.0, 2.0), "#fff" if position > 0.72 else "#111"
+        background = heat_colour(1.0 + position, 1.0, 2.0)
+        light = contrast(background, LIGHT_INK) > contrast(background, DARK_INK)
+        return background, LIGHT_INK if light else DARK_INK
 
     def payback_matrix(self, groups: Sequence[GroupPayback]) -> list[tuple[str, list[tuple[str, str, str]]]]:
         """The published table: for each group, each step's payback (text, background, ink), the
@@ -167,6 +170,24 @@ class AdviceText:
         """Every square (the jail square twice: just visiting, in jail) with its share of throws."""
         return [(row.square, row.name, self.percent(row.share))
                 for row in landing_rows(report.edition, report.landing, self.language)]
+
+
+DARK_INK = "#000000"
+LIGHT_INK = "#ffffff"
+
+
+def contrast(first: str, second: str) -> float:
+    """The contrast ratio of two colours ("#rrggbb"), as WCAG 2 defines it (1 to 21)."""
+    def luminance(colour: str) -> float:
+        def channel(hex_pair: str) -> float:
+            c = int(hex_pair, 16) / 255
+            return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+
+        r, g, b = (channel(colour[i:i + 2]) for i in (1, 3, 5))
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+    high, low = sorted((luminance(first), luminance(second)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
 
 
 def has_fine_or_chance(edition: Edition) -> bool:

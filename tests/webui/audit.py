@@ -39,7 +39,7 @@ AXE_SHA256 = "KTSJmUUM3yhJqOcLeRL8LahahJ2jnA0NU5T1HUqe2Vw="
 PIN = "2468"
 BLOCKING = ("serious", "critical")
 
-PAGES = ("/", "/deeds", "/money", "/auction", "/trades", "/debts", "/history", "/setup", "/end", "/banker",
+PAGES = ("/", "/deeds", "/money", "/auction", "/trades", "/debts", "/history", "/setup", "/end", "/banker", "/strategy",
          "/more", "/table", "/missing-page")
 """Every page of the phone page (the last one shows the error page)."""
 NEWCOMER_PAGES = ("/join",)

@@ -315,3 +315,16 @@ def test_the_api_answer_does_not_change_the_game(phone: Any, session: Session, a
     for query in ("", "?jail=long", "?jail=short"):
         advice(ann, query)
     assert snapshot(session) == before
+
+
+def test_every_cell_of_the_payback_tables_reads_at_the_contrast_small_text_needs() -> None:
+    from banker.advisor.heatmap import heat_colour
+    from webui.advice import AdviceText, contrast
+
+    text = AdviceText("en", None)  # type: ignore[arg-type]
+    for i in range(1001):
+        throws = 10 ** (1 + 2 * i / 1000)  # from 10 to 1000 throws
+        background, ink = text.cell_colour(throws, 10, 1000)
+        assert contrast(background, ink) >= 4.5, (throws, background, ink)
+    assert contrast("#000000", "#ffffff") == pytest.approx(21)
+    assert heat_colour(2.0, 1.0, 2.0) == text.cell_colour(10, 10, 1000)[0]
