@@ -6,20 +6,26 @@ STAMP := $(VENV)/.installed
 
 .PHONY: run test lint typecheck shellcheck bench sim clean chromium screenshots audit load soak perf compiled
 
+# Quiet, with one line per step (the whole install takes a minute or two on a first run).
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed")'
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
-	# The stock MFRC522 driver code, run in the tests against an emulated chip. It declares RPi.GPIO,
-	# which only works on a Pi, so it is installed without dependencies.
-	$(BIN)/python -m pip install --quiet --no-deps mfrc522==0.0.7
-	touch $(STAMP)
+	@echo "Installing (1/4): the virtual environment in $(VENV)"
+	@$(PYTHON) -m venv $(VENV)
+	@echo "Installing (2/4): pip"
+	@$(BIN)/python -m pip install --quiet --disable-pip-version-check --upgrade pip
+	@echo "Installing (3/4): the table banker and its tools (Flask, Pillow, pytest, mypy, Playwright...)"
+	@$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	@# The stock MFRC522 driver code, run in the tests against an emulated chip. It declares RPi.GPIO,
+	@# which only works on a Pi, so it is installed without dependencies.
+	@echo "Installing (4/4): the stock MFRC522 driver (for the tests)"
+	@$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps mfrc522==0.0.7
+	@touch $(STAMP)
+	@echo "Installed: $(BIN)/banker"
 
 # The simulated table: the game in ./.table-data, the table and the phone page on port $(PORT).
 PORT ?= 8080
 run: $(STAMP)
-	$(BIN)/banker run --simulated --host 127.0.0.1 --port $(PORT) --data-dir .table-data
+	$(BIN)/banker run --simulated --host 0.0.0.0 --port $(PORT) --data-dir .table-data
 
 lint: $(STAMP)
 	$(BIN)/ruff check banker hardware firmware webui tests

@@ -110,6 +110,25 @@ def local_address() -> str:
     return "127.0.0.1"
 
 
+def phones_address(listen: str) -> str:
+    """The address phones reach the table at: the one it listens on, or (on every address) this
+    machine's first network address; 127.0.0.1 when it has none."""
+    if listen in ("", "0.0.0.0", "::"):
+        return local_address()
+    return listen
+
+
+def terminal_qr(url: str) -> str:
+    """The QR code of ``url`` drawn in a terminal (two rows of modules a line), for phones to scan."""
+    import io
+
+    import segno
+
+    out = io.StringIO()
+    segno.make(url, error="m").terminal(out=out, compact=True, border=2)
+    return out.getvalue()
+
+
 HOTSPOT_CONNECTION = "table-hotspot"
 """The NetworkManager connection firmware/install.sh --hotspot creates."""
 
@@ -163,6 +182,7 @@ class AddressWatch:
         log.info("the phones' address is now %s%s", url, " (on the table's own Wi-Fi)" if wifi else "")
         self.app.config["BASE_URL"] = base
         self.loop.set_addresses(url, wifi)
+        print(f"Phones: {url} (code {self.code})", flush=True)
         return True
 
     def run(self, stop: threading.Event, every_s: float = ADDRESS_CHECK_S) -> threading.Thread:
@@ -313,7 +333,8 @@ def serve(config: Config, table: Table, stop: threading.Event, mode: str) -> int
     try:
         session = Session.resume(journal)
         say_what_was_lost(journal, session)
-        host_for_phones = "127.0.0.1" if mode == "simulated" or config.host.startswith("127.") else local_address()
+        loopback_only = config.host.startswith("127.") or config.host in ("localhost", "::1")
+        host_for_phones = "127.0.0.1" if loopback_only else phones_address(config.host)
         code = join_code(journal)
         loop = TableLoop(session, table, language=config.language)
         try:
@@ -337,12 +358,20 @@ def serve(config: Config, table: Table, stop: threading.Event, mode: str) -> int
         loop.join_code, loop.join_url = code, join_url(base, code)
         loop.wifi_join = "" if mode == "simulated" else wifi_join_text()
         if mode == "simulated":
-            print(f"Simulated table: open {base}/table", flush=True)
+            # The simulated table's buttons and cards act only for this computer: its page is opened here.
+            print(f"Simulated table: open http://127.0.0.1:{server.port}/table", flush=True)
         print(f"Phones: {loop.join_url} (code {code})", flush=True)
-        log.info("journal %s, game %s", config.journal_path, session.game_id)
-        watch = AddressWatch(loop, app, server.port, code)
+        if not loopback_only and host_for_phones == "127.0.0.1":
+            print("No network address yet (is this computer on the Wi-Fi?): phones join once it has one; "
+                  "the address is printed then", flush=True)
+        if sys.stdout.isatty():
+            print(terminal_qr(loop.join_url), end="", flush=True)
+        log.info("journal %s, %s", config.journal_path,
+                 f"game {session.game_id}" if session.game_id is not None else "no game yet (start one on a phone)")
+        watch = AddressWatch(loop, app, server.port, code, host=lambda: phones_address(config.host),
+                             wifi=(lambda: "") if mode == "simulated" else wifi_join_text)
         follow_join_code(loop, app, watch)
-        if mode != "simulated" and not config.host.startswith("127."):
+        if not loopback_only:
             watch.run(stop)
         loop.run(stop)
         return 0
