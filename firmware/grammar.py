@@ -35,6 +35,7 @@ from banker.actions import (
     Collect,
     DrawCard,
     EndGame,
+    EndTurn,
     FreeParking,
     GoToJail,
     JailFine,
@@ -154,9 +155,11 @@ class BankerRequest:
 
 @dataclass(frozen=True)
 class Resumed:
-    """The program started again with a game in progress (after a power cut or a restart)."""
+    """The program started again with a game in progress (after a power cut or a restart), or the
+    setup menu switched to a saved game (``switched_to``: its label)."""
 
     actions: int
+    switched_to: str = ""
 
 
 @dataclass(frozen=True)
@@ -291,6 +294,8 @@ class Waiting:
 
     meaning: Meaning
     since: float
+    back: Step | None = None
+    """Where ✕ goes: the menu that showed the card ("Show the card"), else the idle screen."""
 
 
 @dataclass(frozen=True)
@@ -464,8 +469,10 @@ def _step(gs: GrammarState, event: Input, ctx: Context) -> Out:
         return _go(gs, notice, Beep("error"))
     if isinstance(event, Resumed):
         gs = replace(gs, last_input=ctx.now)
-        return _go(gs, Notice("resumed", params(actions=event.actions), until=ctx.now + NOTICE_S + 1, then=Idle()),
-                   Beep("attention"))
+        notice = (Notice("switched", params(actions=event.actions, label=event.switched_to),
+                         until=ctx.now + NOTICE_S + 1, then=Idle()) if event.switched_to else
+                  Notice("resumed", params(actions=event.actions), until=ctx.now + NOTICE_S + 1, then=Idle()))
+        return _go(gs, notice, Beep("attention"))
     gs = replace(gs, last_input=ctx.now)
     if isinstance(event, TapIn):
         return _tap(gs, event.meaning, ctx)
@@ -1007,6 +1014,11 @@ def player_items(ctx: Context, seat: int) -> tuple[Item, ...]:
         items.append(Item("jail_double", (), LeaveJail(name)))
     items.append(Item("pay_bank", (), Amount("pay_bank", seat, PlayerStep(seat), value=10, to="bank")))
     items.append(Item("collect_bank", (), Amount("collect", seat, PlayerStep(seat), value=10, to="bank")))
+    if game.turn == seat and not game.ended:
+        events, error = preview(ctx, EndTurn())
+        following = next((e.params.get("player") for e in events if e.kind == "turn"), None)
+        if error is None and following is not None:
+            items.append(Item("end_turn", params(player=following), Submit(EndTurn())))
     return tuple(items)
 
 
@@ -1040,7 +1052,7 @@ def _choose(gs: GrammarState, item: Item, current: Step, ctx: Context) -> Out:
     if isinstance(target, (Submit, Beep, Enroll, Answer, SetLanguage, SwitchGame, StartTimer)):
         return _go(gs, Idle(page_at=ctx.now), target)
     if isinstance(target, Waiting):
-        return _go(gs, replace(target, since=ctx.now))
+        return _go(gs, replace(target, since=ctx.now, back=current))
     if isinstance(target, Amount):
         return _go(gs, replace(target, back=current, last=0.0))
     if isinstance(target, (Menu, NewGameWizard, Enrolling, ShowJoin, RentFrom)):
@@ -1068,6 +1080,8 @@ def _rent_from_press(gs: GrammarState, current: RentFrom, press: Press, ctx: Con
 
 
 def _waiting_press(gs: GrammarState, current: Waiting, press: Press, ctx: Context) -> Out:
+    if press.button == "cancel" and current.back is not None:
+        return _go(gs, current.back)
     if press.button in ("cancel", "ok"):
         return _go(gs, Idle(page_at=ctx.now))
     return gs, []

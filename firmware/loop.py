@@ -12,6 +12,7 @@ and :meth:`TableLoop.pump`, with an injected clock.
 
 from __future__ import annotations
 
+import datetime
 import json
 import logging
 import queue
@@ -24,12 +25,15 @@ from typing import TYPE_CHECKING, Any
 from banker.actions import NewGame, Undo
 from banker.edition import load_edition
 from banker.errors import BankerError
+from banker.journal import GameInfo
 from banker.ledger import Event
+from banker.messages import render
 from banker.session import Session
 from banker.state import GameState
 from firmware import grammar as g
 from firmware import screens
 from firmware.tags import TagError, TagSet, label, parse_meaning, simulated_tags
+from firmware.texts import PREFIX
 from hardware.display import ScreenView, render_view
 from hardware.errors import HardwareError
 from hardware.factory import Table
@@ -75,6 +79,26 @@ class GameTimer:
             return cls(float(data["limit"]), float(data["elapsed"]))
         except (ValueError, KeyError, TypeError):
             return None
+
+
+def game_label(info: GameInfo, language: str, now: float) -> str:
+    """A saved game as the setup menu lists it: its players, its edition and when it was started
+    ("Ann · Bob (Atlantic City, today 14:05)")."""
+    edition = load_edition(info.edition).name if info.edition else ""
+    # The edition's city (its name is "Country (City)"), shorter on the small screen.
+    if edition.endswith(")") and "(" in edition:
+        edition = edition[edition.rindex("(") + 1:-1]
+    started, today = time.localtime(info.created), time.localtime(now)
+    at = time.strftime("%H:%M", started)
+    days = (datetime.date(*today[:3]) - datetime.date(*started[:3])).days
+    if days == 0:
+        when = render(PREFIX + "game_today", {"time": at}, language)
+    elif days == 1:
+        when = render(PREFIX + "game_yesterday", {"time": at}, language)
+    else:
+        when = render(PREFIX + "game_date", {"day": started.tm_mday, "month": started.tm_mon,
+                                            "year": started.tm_year}, language)
+    return render(PREFIX + "game_label", {"players": info.name, "edition": edition, "when": when}, language)
 
 
 class TableLoop:
@@ -135,7 +159,7 @@ class TableLoop:
 
     # --- the context the grammar reads ----------------------------------------------------------
     def context(self) -> g.Context:
-        games = tuple((info.id, info.name) for info in self.journal.games())
+        games = tuple((info.id, game_label(info, self.language, time.time())) for info in self.journal.games())
         return g.Context(
             game=self.session.state,
             now=self.clock(),
@@ -258,7 +282,9 @@ class TableLoop:
                 return False
             self.timer = self._load_timer()
             self._timer_game = self.session.game_id
-            self._step(g.Resumed(self.session.state.seq if self.session.state is not None else 0))
+            info = next((i for i in self.journal.games() if i.id == effect.game_id), None)
+            self._step(g.Resumed(self.session.state.seq if self.session.state is not None else 0,
+                                 switched_to=game_label(info, self.language, time.time()) if info else "-"))
         elif isinstance(effect, g.StartTimer):
             self.timer = GameTimer(effect.minutes * 60.0)
             self._timer_game = self.session.game_id

@@ -8,6 +8,7 @@ wrap, titles end in "…" rather than being cut mid-letter, and money is the big
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Sequence
 from typing import Any
 
 from banker.actions import (
@@ -84,6 +85,26 @@ def columns(left: str, right: str, width: int = WIDTH_CHARS) -> str:
     return left + " " * (width - len(left) - len(right)) + right
 
 
+def short_name(name: str, others: Sequence[str], room: int) -> str:
+    """``name`` in ``room`` characters, told apart from the ``others`` cut to the same room: "Алек…" for
+    both Александр and Алексей would be no use, so the end of the name is kept as well ("Але…р",
+    "Але…й")."""
+    if len(name) <= room or room < 3:
+        return name if len(name) <= room else name[: max(1, room - 1)] + "…"
+
+    def cut(text: str, tail: int) -> str:
+        if len(text) <= room:
+            return text
+        return text[: room - 1 - tail] + "…" + (text[-tail:] if tail else "")
+
+    rivals = [other for other in others if other != name]
+    for tail in range(0, room - 2):
+        mine = cut(name, tail)
+        if all(cut(other, tail) != mine for other in rivals):
+            return mine
+    return cut(name, room - 3)
+
+
 def clock(seconds: float) -> str:
     seconds = max(0, int(seconds))
     hours, rest = divmod(seconds, 3600)
@@ -121,16 +142,24 @@ def _balances(step: g.Idle, game: GameState, ctx: g.Context) -> ScreenView:
     page = step.page % pages
     shown = active[page * g.PLAYERS_PER_PAGE:(page + 1) * g.PLAYERS_PER_PAGE]
     lines = []
+    names = [p.name for p in game.players]
     for player in shown:
         money = t(ctx, "bankrupt_short") if player.bankrupt else game.money(player.cash)
-        mark = "*" if player.in_jail else ""
-        lines.append(columns(player.name + mark, money))
+        mark = JAIL_MARK if player.in_jail else ""
+        name = short_name(player.name, names, WIDTH_CHARS - len(money) - 1 - len(mark))
+        lines.append(columns(name + mark, money))
     if game.rules.free_parking_pot and len(lines) < g.PLAYERS_PER_PAGE:
         lines.append(columns(t(ctx, "pot"), game.money(game.pot)))
     title = t(ctx, "time_left", time=clock(ctx.time_left)) if ctx.time_left is not None else t(ctx, "title_balances")
     if pages > 1:
         title = columns(title, f"{page + 1}/{pages}")
-    return ScreenView(title=title, lines=tuple(lines))
+    # The mark after a name is explained at the foot of the screen whenever it is shown.
+    footer = t(ctx, "jail_legend", mark=JAIL_MARK) if any(p.in_jail for p in shown) else ""
+    return ScreenView(title=title, lines=tuple(lines), footer=footer)
+
+
+JAIL_MARK = "*"
+"""After a player's name on the balances: that player is in jail (the screen's foot says so)."""
 
 
 def _auction(game: GameState, ctx: g.Context) -> ScreenView:
@@ -160,16 +189,19 @@ def _debt(game: GameState, ctx: g.Context) -> ScreenView:
                                                                                               ctx.language)
     can_raise = liquidation_value(game, seat)
     lines = (t(ctx, "owes", player=player.name, creditor=creditor, amount=game.money(total)),
-             t(ctx, "debt_cash", cash=game.money(player.cash), value=game.money(can_raise)))
+             t(ctx, "debt_cash", cash=game.money(player.cash), value=game.money(max(0, can_raise - player.cash))))
     title = t(ctx, "title_debt") if can_raise >= total else t(ctx, "title_debt_bankrupt")
     return ScreenView(title=title, lines=lines, footer=t(ctx, "tap_card_of", player=player.name))
 
 
 def _scores(game: GameState, ctx: g.Context) -> ScreenView:
     lines = []
+    names = [p.name for p in game.players]
     for score in final_scores(game):
         worth = t(ctx, "bankrupt_short") if score.bankrupt else game.money(score.net_worth)
-        lines.append(columns(f"{score.place}. {score.player}", worth))
+        place = f"{score.place}. "
+        name = short_name(score.player, names, WIDTH_CHARS - len(worth) - 1 - len(place))
+        lines.append(columns(place + name, worth))
     return ScreenView(title=t(ctx, "title_game_over", winner=game.winner or "-"), lines=tuple(lines))
 
 
@@ -182,7 +214,8 @@ def _player(step: g.PlayerStep, ctx: g.Context) -> ScreenView:
     items = g.player_items(ctx, step.seat)
     lines = tuple(_item_text(item, ctx) for item in items)
     index = min(step.index, len(items) - 1)
-    title = columns(player.name, game.money(player.cash))
+    money = game.money(player.cash)
+    title = columns(short_name(player.name, [p.name for p in game.players], WIDTH_CHARS - len(money) - 1), money)
     return ScreenView(title=title, lines=(t(ctx, "tap_next"), *lines), highlight=index + 1,
                       footer=t(ctx, "footer_menu"))
 

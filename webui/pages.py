@@ -3,6 +3,7 @@ script adds live updates and submits the same forms by fetch."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import secrets
@@ -13,8 +14,9 @@ from typing import Any
 from flask import Blueprint, Flask, Response, current_app, flash, redirect, render_template, request, session, url_for
 from werkzeug.wrappers import Response as BaseResponse
 
-from banker.actions import Bundle, NewGame, Trade, parse_action
+from banker.actions import Bundle, EndGame, NewGame, Trade, parse_action
 from banker.edition import available_editions, load_edition
+from banker.engine import apply
 from banker.errors import BadInput, BankerError, IllegalAction
 from banker.messages import LANGUAGES, label
 from banker.rules import ROUNDINGS, Rules
@@ -191,8 +193,8 @@ def home() -> BaseResponse | str:
     rows = views.history_rows(who.lang, last=12) if state else []
     # Newest first; each action's board moves under its lines.
     log = [entry for row in reversed(rows)
-           for entry in [{"text": line, "board": False} for line in reversed(row["log"])]
-           + ([{"text": row["board"], "board": True}] if row["board"] else [])][:15]
+           for entry in [{"text": line, "board": False, "undone": row["undone"]} for line in reversed(row["log"])]
+           + ([{"text": row["board"], "board": True, "undone": row["undone"]}] if row["board"] else [])][:15]
     worth = {p.name: net_worth(state, seat) for seat, p in enumerate(state.players)} if state else {}
     return page("home.html", log=log, worth=worth, proposals=services().trades.of_game(services().session.game_id))
 
@@ -302,7 +304,11 @@ def debts() -> str:
 @pages.get("/history")
 def history() -> str:
     who = need_phone()
-    return page("history.html", rows=list(reversed(views.history_rows(who.lang))))
+    rows = views.history_rows(who.lang)
+    # What an undo now takes back: the latest action not taken back already.
+    last = next((row for row in reversed(rows) if not row["undone"]
+                 and row["action"].get("action") not in ("undo", "new_game")), None)
+    return page("history.html", rows=list(reversed(rows)), undo_what=" ".join(last["log"]) if last else "")
 
 
 @pages.get("/more")
@@ -322,7 +328,11 @@ def end() -> str:
         series = net_worth_series(svc.session.journal.actions(game_id))
         chart = worth_chart(series, [p.name for p in state.players], state.money,
                             text("web_chart_label", who.lang))
-    return page("end.html", standings=table, chart=chart)
+    winner = None
+    if state is not None and not state.ended:
+        with contextlib.suppress(BankerError):
+            winner = apply(state, EndGame())[0].winner
+    return page("end.html", standings=table, chart=chart, winner=winner)
 
 
 # --- doing things ------------------------------------------------------------------------------------------
@@ -390,7 +400,8 @@ def banker() -> BaseResponse | str:
         elif answer is False:
             flash(text("web_banker_refused", who.lang), "error")
         tags = svc.table.cards() if svc.table is not None and who.banker else []
-        return page("banker.html", pin_set=pin_is_set(svc.session.journal), waiting=answer is None, tags=tags)
+        return page("banker.html", pin_set=pin_is_set(svc.session.journal), waiting=answer is None, tags=tags,
+                    asked_as=views.table_name_of(who))
     what = request.form.get("do", "")
 
     def run(me: Phone) -> tuple[int, str, bool]:
@@ -422,7 +433,7 @@ def banker() -> BaseResponse | str:
             raise NotAllowed("web_banker_only", action="pin")
         status, body, replayed = svc.requests.run(key, lambda: views.try_pin(request.form.get("pin", "")))
         if status == 200:
-            body = json.dumps({"log": [text("web_banker_granted", me.lang)]})
+            body = json.dumps({"log": [text("web_pin_accepted", me.lang)]})
         return status, body, replayed
 
     return form_post(run, "/banker")
@@ -443,8 +454,23 @@ def rules_fields() -> list[dict[str, Any]]:
 def setup() -> str:
     need_phone()
     editions = [(e, load_edition(e).name) for e in available_editions()]
+    state = services().session.state
     return page("setup.html", editions=editions, rules=rules_fields(), presets=PRESETS,
-                pin_set=pin_is_set(services().session.journal))
+                pin_set=pin_is_set(services().session.journal),
+                chosen=edition_for(lang(), state.edition.id if state is not None else None))
+
+
+EDITION_OF_LANGUAGE = {"en": "us", "ru": "ru", "bg": "ru"}
+"""The edition a new game starts with on a phone in each language, as on the table (Bulgarian families
+play the Russian edition's board, in Cyrillic)."""
+
+
+def edition_for(language: str, current: str | None) -> str:
+    """The edition the New game form starts with: the current game's when it is in the phone's language
+    (the board already on the table), else the one of the phone's language."""
+    if current is not None and load_edition(current).language == language:
+        return current
+    return EDITION_OF_LANGUAGE.get(language, "us")
 
 
 def new_game_from_form() -> NewGame:

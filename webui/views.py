@@ -108,6 +108,14 @@ def try_pin(pin: str) -> tuple[int, str]:
     return 200, json.dumps({"ok": True, "banker": True})
 
 
+def table_name_of(who: Phone) -> str:
+    """How the table's screen names a phone that asks for the banker role, in the table's language: its
+    player, else a watcher's phone with a code that its own banker page shows too."""
+    svc = services()
+    language = svc.session.journal.setting("language") or svc.default_lang
+    return who.player or text("web_a_phone", language, code=who.id[:4].upper())
+
+
 def ask_table(who: Phone) -> tuple[int, str]:
     svc = services()
     if svc.table is None:
@@ -122,8 +130,7 @@ def ask_table(who: Phone) -> tuple[int, str]:
             approvals.answer(pid, granted)
             broker.notify_role(pid, granted)
 
-        label = who.player or text("web_a_phone", who.lang, code=pid[:4])
-        svc.table.ask_banker(label, answer)
+        svc.table.ask_banker(table_name_of(who), answer)
     return 202, json.dumps({"ok": True, "waiting": True})
 
 
@@ -211,17 +218,35 @@ def history_rows(language: str, last: int | None = None) -> list[dict[str, Any]]
         return []
     rows = []
     since = max(0, state.seq - last + 1) if last is not None else 0
+    undone = undone_seqs(svc.session.journal.rows(game_id, 0))
     for seq, action_text, events_text, at in svc.session.journal.rows(game_id, since):
         try:
             events = [Event.from_json(e) for e in json.loads(events_text)]
-            rows.append({"seq": seq, "action": json.loads(action_text), "at": at,
+            rows.append({"seq": seq, "action": json.loads(action_text), "at": at, "undone": seq in undone,
                          "log": log_lines(state.edition, [e for e in events if e.kind != "board"], language),
                          "board": board_line(state.edition, moves_of(events), language)})
         except (ValueError, TypeError, KeyError, AttributeError):
             # A row whose saved log was damaged (the action itself replayed): its line says so.
             rows.append({"seq": seq, "action": {}, "at": at, "log": [text("web_entry_unreadable", language)],
-                         "board": ""})
+                         "board": "", "undone": seq in undone})
     return rows
+
+
+def undone_seqs(rows: list[tuple[int, str, str, float]]) -> set[int]:
+    """The journal rows an undo took back: each undo takes back the latest action not yet taken back."""
+    done: list[int] = []
+    undone: set[int] = set()
+    for seq, action_text, _events, _at in rows:
+        try:
+            name = json.loads(action_text).get("action") if '"undo"' in action_text else "other"
+        except (ValueError, AttributeError):
+            name = "other"
+        if name == "undo":
+            if done:
+                undone.add(done.pop())
+        elif name != "new_game":
+            done.append(seq)
+    return undone
 
 
 def standings(state: GameState) -> list[dict[str, Any]]:

@@ -234,7 +234,7 @@ def test_a_debt_says_what_is_missing_and_how_to_raise_it(make_play: Any) -> None
     assert "lacks the cash" in play.screen() and "$50 missing" in play.screen()
     play.do("ok", "wait:4")
     assert play.json()["debts"] == [{"debtor": "Ann", "creditor": "bank", "amount": 100, "reason": "tax"}]
-    assert "Ann owes the bank $100" in play.screen() and "can raise $250" in play.screen()
+    assert "Ann owes the bank $100" in play.screen() and "can raise $200 more" in play.screen()
     play.do("tap:Ann")
     assert "Pay debts $100" in play.screen()
     play.choose("Declare bankruptcy")

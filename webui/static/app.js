@@ -35,7 +35,17 @@
       var kept = old.querySelectorAll("[data-keep]");
       var slots = fresh.querySelectorAll("[data-keep]");
       if (kept.length === slots.length) {
-        slots.forEach(function (slot, i) { slot.replaceWith(kept[i]); });
+        slots.forEach(function (slot, i) {
+          // What the player typed stays; the limits are the fresh page's (an outbid auction's minimum).
+          slot.querySelectorAll("input[name]").forEach(function (input) {
+            var mine = kept[i].querySelector('input[name="' + input.name + '"]');
+            if (!mine || input.type === "hidden") { return; }
+            ["min", "max", "placeholder"].forEach(function (attr) {
+              if (input.hasAttribute(attr)) { mine.setAttribute(attr, input.getAttribute(attr)); }
+            });
+          });
+          slot.replaceWith(kept[i]);
+        });
       }
       if (!fresh.querySelector(".flash")) {
         var anchor = fresh.querySelector(".mebar");
