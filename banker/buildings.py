@@ -6,7 +6,7 @@ from banker import checks
 from banker.actions import Build, SellAllBuildings, SellBuilding, SellBuildings
 from banker.edition import Property
 from banker.errors import BadInput, IllegalAction
-from banker.state import BANK
+from banker.state import BANK, GameState
 from banker.work import Work
 
 
@@ -38,6 +38,43 @@ def check_can_build(w: Work, who: int, prop: Property, *, stock: bool = True) ->
                 raise IllegalAction("no_hotels_left", property=prop.name)
         elif w.bank_houses < 1:
             raise IllegalAction("no_houses_left", property=prop.name)
+
+
+def sell_price(prop: Property) -> int:
+    """What the bank pays back for one building on ``prop``: half its price (§6.5)."""
+    return prop.house_price // 2
+
+
+def shortage_breakdown(state: GameState, prop: Property) -> dict[str, int] | None:
+    """When the bank lacks the houses to take the hotel on ``prop`` down one step (§6.7): the even levels
+    of the group, as a ``sell_buildings`` action's ``levels``, that keep the most buildings the bank's
+    houses allow (the earlier streets keeping the extra one); ``None`` when there is no hotel, when one
+    step down works, or when no even break-down does."""
+    from banker.engine import apply
+
+    ps = state.props[prop.number]
+    if not ps.hotel or ps.owner is None:
+        return None
+    name = state.players[ps.owner].name
+    try:
+        apply(state, SellBuilding(name, prop.id))
+        return None
+    except IllegalAction:
+        pass
+    members = state.edition.groups[prop.group]
+    levels = {n: state.level(n) for n in members}
+    for top in range(max(levels.values()) - 1, 0, -1):
+        for extra in range(len(members), -1, -1):
+            wanted = {n: min(levels[n], top - 1 + (1 if i < extra else 0)) for i, n in enumerate(members)}
+            if max(wanted.values()) - min(wanted.values()) > 1 or wanted == levels:
+                continue
+            targets = {state.edition.properties[n].id: v for n, v in wanted.items()}
+            try:
+                apply(state, SellBuildings(name, targets))
+            except IllegalAction:
+                continue
+            return targets
+    return None
 
 
 def free_houses(w: Work) -> int:
@@ -83,7 +120,7 @@ def sell_building(w: Work, a: SellBuilding) -> None:
     if level < highest:
         first = next(w.edition.properties[n] for n in members if w.level(n) == highest)
         raise IllegalAction("sell_evenly", property=prop.name, first=first.name)
-    half = prop.house_price // 2
+    half = sell_price(prop)
     ps = w.props[prop.number]
     if not ps.hotel:
         w.set_prop(prop.number, houses=ps.houses - 1)

@@ -74,4 +74,4 @@ def cash_covers(w: Work, who: int, amount: int, what: str) -> None:
     cash = w.players[who].cash
     if cash < amount:
         raise IllegalAction("not_enough_cash", player=w.name(who), amount=w.money(amount), cash=w.money(cash),
-                            what=what, missing=w.money(amount - cash))
+                            what=what, missing=w.money(amount - cash), short=amount - cash)

@@ -28,6 +28,24 @@ UTILITY_MULTIPLIER = (4, 10)
 RENT_CARDS = {"nearest_railroad": "railroad", "nearest_utility": "utility"}
 
 
+def utilities_owned(edition: Edition, props: Sequence[PropertyState], prop: Property) -> int:
+    """How many deeds of ``prop``'s group its owner holds (the utilities' count that sets the multiplier)."""
+    owner = props[prop.number].owner
+    return sum(1 for n in edition.groups[prop.group] if owner is not None and props[n].owner == owner)
+
+
+def utility_multiplier(edition: Edition, props: Sequence[PropertyState], prop: Property) -> int:
+    """The dice multiplier of an owned utility: 4 with one utility, 10 with both (§4.4)."""
+    return UTILITY_MULTIPLIER[max(1, utilities_owned(edition, props, prop)) - 1]
+
+
+def needs_dice(edition: Edition, props: Sequence[PropertyState], prop: Property, card: str | None) -> bool:
+    """Whether the rent of ``prop`` needs the dice: an owned, unmortgaged utility."""
+    del edition
+    ps = props[prop.number]
+    return prop.kind == "utility" and ps.owner is not None and not ps.mortgaged and card != "nearest_railroad"
+
+
 def rent_for(edition: Edition, rules: Rules, props: Sequence[PropertyState], prop: Property,
              dice: int | None = None, card: str | None = None) -> tuple[int, str]:
     """The rent ``prop`` earns now and why: (amount, basis). Raises :class:`BadInput` if dice are needed."""

@@ -153,7 +153,12 @@ def _undo(state: GameState) -> tuple[GameState, tuple[Event, ...]]:
     previous = state.history.previous
     undone = state.history.action
     restored = replace(previous, seq=state.seq + 1)
-    return restored, (Event("undone", {"action": undone.to_json()}),)
+    back = {p.name: before.cash - p.cash for p, before in zip(state.players, previous.players, strict=True)
+            if before.cash != p.cash}
+    params: dict[str, Any] = {"action": undone.to_json()}
+    if back:
+        params["money"] = back
+    return restored, (Event("undone", params),)
 
 
 def undo_depth(state: GameState) -> int:

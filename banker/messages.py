@@ -92,9 +92,14 @@ def render(key: str, params: dict[str, Any], language: str) -> str:
         detail = ", ".join(f"{k}={v}" for k, v in params.items())
         return f"{key} ({detail})" if detail else key
     try:
-        return text.format(**params)
+        out = text.format(**params)
     except (KeyError, IndexError, ValueError):
-        return text.format_map(_Lenient(params))
+        out = text.format_map(_Lenient(params))
+    for value in params.values():
+        # An amount that ends in an abbreviation's full stop ("550 руб.") ends the sentence too: one stop.
+        if isinstance(value, str) and value.endswith(".") and value + "." in out:
+            out = out.replace(value + ".", value)
+    return out
 
 
 ACCOUNT_KEYS = frozenset({"owner", "creditor", "to"})

@@ -17,7 +17,7 @@ from banker.actions import (
     Tax,
     UseJailCard,
 )
-from banker.edition import BOARD_SIZE, Card, Square
+from banker.edition import BOARD_SIZE, Card, Edition, Square
 from banker.errors import BadInput, IllegalAction
 from banker.state import BANK, POT
 from banker.work import Work
@@ -142,13 +142,37 @@ def _passes_go(w: Work, card: Card, origin: Square | None, destination: int, pas
     if origin is not None:
         return destination < origin.index
     if passed_go is None:
-        starts = [sq.index for sq in w.edition.squares if sq.kind == card.deck]
-        if all(start < destination for start in starts):
-            return False
-        if all(start > destination for start in starts):
-            return True
-        raise BadInput("card_needs_square", card=card.text)
+        known = passes_go_by_deck(w.edition, card)
+        if known is None:
+            raise BadInput("card_needs_square", card=card.text)
+        return known
     return passed_go
+
+
+def passes_go_by_deck(edition: Edition, card: Card) -> bool | None:
+    """Whether an "advance" card passes GO from wherever its deck's squares are, or ``None`` when that
+    depends on which of them it was drawn on."""
+    if card.to == 0:
+        return True
+    starts = [sq.index for sq in edition.squares if sq.kind == card.deck]
+    if all(start < card.to for start in starts):
+        return False
+    if all(start > card.to for start in starts):
+        return True
+    return None
+
+
+def card_needs(edition: Edition, card: Card, action: DrawCard) -> tuple[str, ...]:
+    """What a drawn card still needs to know before it can be played: ``choice`` (pay or take the other
+    deck's card), ``square`` (where it was drawn, for "nearest" and "go back"), or ``passed_go``."""
+    if card.kind == "pay_or_draw" and action.choice is None:
+        return ("choice",)
+    if card.kind in ("nearest", "back") and action.square is None:
+        return ("square",)
+    if card.kind == "advance" and card.salary and action.square is None and action.passed_go is None \
+            and passes_go_by_deck(edition, card) is None:
+        return ("passed_go",)
+    return ()
 
 
 def draw_card(w: Work, a: DrawCard) -> None:

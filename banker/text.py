@@ -5,8 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from banker.actions import Action
 from banker.board import MORTGAGED, BoardMove, moves_of
 from banker.edition import Edition
+from banker.errors import BankerError
 from banker.ledger import Event
 from banker.messages import label, render, template
 from banker.state import BANK, GameState
@@ -29,7 +31,9 @@ def event_params(edition: Edition, event: Event, language: str) -> dict[str, Any
         elif key == "players" and isinstance(value, list):
             params[key] = ", ".join(str(v) for v in value)
         elif key == "action" and isinstance(value, dict):
-            params[key] = str(value.get("action", ""))
+            params[key] = describe_action_json(edition, value, language)
+        elif key == "money" and isinstance(value, dict):
+            params[key] = money_back(edition, value, language)
         else:
             params[key] = value
     if event.kind.startswith("auction"):
@@ -43,7 +47,98 @@ def describe_event(edition: Edition, event: Event, language: str = "en") -> str:
     """One line saying what happened, e.g. "Bob pays Ann $550 (rent)."; "" for a board event that moves nothing."""
     if event.kind == "board":
         return board_line(edition, moves_of((event,)), language)
-    return render("event_" + event.kind, event_params(edition, event, language), language)
+    kind = event.kind
+    if kind == "undone" and event.params.get("money"):
+        kind = "undone_money"
+    return render("event_" + kind, event_params(edition, event, language), language)
+
+
+ABBREVIATIONS = frozenset({"st", "ave", "rd", "no", "mr", "mrs", "dr", "ул", "пр", "пл", "бул", "ж", "д", "г"})
+"""Words a card's text abbreviates with a full stop that does not end its sentence ("Advance to St. Charles")."""
+
+
+def card_title(text: str) -> str:
+    """The first sentence of a card's text, not cut at an abbreviation's full stop."""
+    start = 0
+    while True:
+        stop = text.find(". ", start)
+        if stop < 0:
+            return text.rstrip(".")
+        word = text[:stop].rsplit(" ", 1)[-1].lower()
+        if word in ABBREVIATIONS or len(word) == 1:
+            start = stop + 2
+            continue
+        return text[:stop]
+
+
+def money_back(edition: Edition, deltas: dict[str, Any], language: str) -> str:
+    """What an undo gave back and took back: "$60 back to Ann", "$550 back to Bob, $550 from Ann"."""
+    parts = []
+    for account, delta in deltas.items():
+        if not isinstance(delta, int) or not delta:
+            continue
+        key = "money_back_to" if delta > 0 else "money_back_from"
+        parts.append(render(key, {"amount": edition.format_money(abs(delta)), "player": label(account, language)
+                                  if account in ("bank", "pot") else account}, language))
+    return ", ".join(parts)
+
+
+def describe_action(edition: Edition, action: Action, language: str = "en", hotel_level: int = 5) -> str:
+    """An action in words, for people: "Ann buys Baltic Avenue" (never its identifier)."""
+    return describe_action_json(edition, action.to_json(), language, hotel_level)
+
+
+def describe_action_json(edition: Edition, data: dict[str, Any], language: str = "en", hotel_level: int = 5) -> str:
+    """:func:`describe_action` of an action's JSON form (as the journal and an undo event keep it)."""
+    name = str(data.get("action", ""))
+    params: dict[str, Any] = {}
+    for key, value in data.items():
+        if key == "action":
+            continue
+        if key == "amount" and isinstance(value, int):
+            params[key] = edition.format_money(value)
+        elif key == "property" and isinstance(value, str):
+            params[key] = _deed_name(edition, value)
+        elif key == "square" and isinstance(value, str):
+            try:
+                params[key] = edition.square(int(value) if value.isdigit() else value).name
+            except (KeyError, ValueError, BankerError):
+                params[key] = value
+        elif key in ("to", "building") and isinstance(value, str):
+            params[key] = label(value, language) if value in ("bank", "pot", "house", "hotel") else value
+        elif key == "players" and isinstance(value, list):
+            params[key] = ", ".join(str(v) for v in value)
+        elif key == "levels" and isinstance(value, dict):
+            params[key] = levels_text(edition, value, language, hotel_level)
+        else:
+            params[key] = value
+    if name == "card":
+        try:
+            params["card"] = card_title(edition.card(str(data.get("deck", "")), str(data.get("card", ""))).text)
+        except BankerError:
+            params["card"] = str(data.get("card", ""))
+    if name == "trade":
+        params["player"] = data.get("from", "")
+    if name == "salary" and data.get("landed"):
+        name = "salary_landed"
+    if name == "sell_buildings" and isinstance(data.get("levels"), dict) and data["levels"]:
+        first = next(iter(data["levels"]))
+        params["property"] = _deed_name(edition, str(first))
+    if template("action_" + name, language) is None:
+        return render("action_other", {}, language)
+    return render("action_" + name, params, language)
+
+
+def levels_text(edition: Edition, levels: dict[str, Any], language: str, hotel_level: int = 5) -> str:
+    """Break-down levels in words: "Boardwalk: 4 houses, Park Place: 3 houses"."""
+    parts = []
+    for deed_id, level in levels.items():
+        if not isinstance(level, int):
+            continue
+        what = render("level_hotel", {}, language) if level == hotel_level else render("level_houses", {"count": level},
+                                                                              language)
+        parts.append(f"{_deed_name(edition, str(deed_id))}: {what}")
+    return ", ".join(parts)
 
 
 def log_lines(edition: Edition, events: Iterable[Event], language: str = "en") -> list[str]:

@@ -21,46 +21,27 @@ The flows (see docs/table.md):
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from banker import offer as offering
 from banker.actions import (
     Action,
     AuctionClose,
-    Bankrupt,
     Bid,
-    Build,
-    Buy,
-    Collect,
     DrawCard,
     EndGame,
     EndTurn,
-    FreeParking,
-    GoToJail,
-    JailFine,
-    KeepMortgaged,
-    LeaveJail,
-    Mortgage,
     NewGame,
-    Pay,
-    PayDebt,
     Rent,
-    Salary,
-    SellBuilding,
-    SellBuildings,
-    StartAuction,
-    Tax,
     Undo,
-    Unmortgage,
-    UseJailCard,
 )
 from banker.board import moves_of
 from banker.edition import Edition, load_edition
-from banker.engine import apply
 from banker.errors import BankerError
 from banker.ledger import Event
 from banker.messages import LANGUAGES
+from banker.offer import Offer
 from banker.state import GameState
 from firmware.moves import notice_seconds
 from firmware.tags import DEED_SQUARES, SPECIAL_SQUARES, Meaning, TagSet, all_meanings
@@ -340,6 +321,10 @@ class Amount:
     to: str = ""
     minimum: int = 1
     property: str | None = None
+    maximum: int = 0
+    """The most it can be (a payer's cash, a bidder's cash); 0 for no ceiling."""
+    offer: Offer | None = None
+    """The engine's offer the amount completes."""
     step_index: int = 0
     run: int = 0
     direction: int = 0
@@ -650,7 +635,9 @@ def _player_tap(gs: GrammarState, seat: int, current: Step, ctx: Context) -> Out
         return _go(gs, _special(ctx, seat, current.meaning, Idle()))
     actor = _actor(current)
     if actor is not None and actor != seat:
-        return _go(gs, Amount("transfer", actor, current, value=0, to=player.name))
+        payer = game.players[actor].name
+        transfer = next(o for o in offering.player_offers(game, payer) if o.kind == "transfer")
+        return _go(gs, replace(_amount_of(transfer, actor, current, "transfer", 0, to=player.name), value=0))
     if actor == seat:
         return gs, []
     return _go(gs, PlayerStep(seat))
@@ -660,153 +647,128 @@ def _bid_step(ctx: Context, seat: int, back: Step) -> Step:
     game = ctx.game
     assert game is not None and game.auction is not None
     auction = game.auction
-    name = game.players[seat].name
-    if auction.building:
-        streets = [p for p in game.edition.properties if p.kind == "street"
-                   and game.props[p.number].owner == seat]
-        items = tuple(Item("bid_on", params(property=p.name),
-                           Amount("bid", seat, back, value=max(auction.high_bid + 1, p.house_price),
-                                  minimum=max(auction.high_bid + 1, p.house_price), property=p.id))
-                      for p in streets)
-        if not items:
-            return Notice("cannot_bid_building", params(player=name), until=ctx.now + ERROR_S, then=back, error=True)
-        return Menu("bid_where", params(player=name), items, back)
+    bid = offering.bid_offer(game, game.players[seat].name)
+    if bid.refusal is not None:
+        return Notice("", until=ctx.now + ERROR_S, then=back, error=True, text=bid.refusal.translated(ctx.language))
+    if bid.choices:
+        items = tuple(Item("offer", (), choice) for choice in bid.choices)
+        return Menu("bid_where", params(player=game.players[seat].name), items, back, seat=seat)
     start = auction.high_bid + 10 if auction.high_bid else 10
-    return Amount("bid", seat, back, value=start, minimum=auction.high_bid + 1)
+    return _amount_of(bid, seat, back, "bid", start)
+
+
+def _amount_of(offer: Offer, seat: int, back: Step, purpose: str, value: int, to: str = "") -> Amount:
+    """The Up/Down amount that completes ``offer``, kept within the offer's range."""
+    if offer.maximum:
+        value = min(value, offer.maximum)
+    value = max(offer.minimum, value)
+    action = offer.action
+    prop = getattr(action, "property", None)
+    return Amount(purpose, seat, back, value=value, to=to, minimum=offer.minimum, maximum=offer.maximum,
+                  property=prop if isinstance(prop, str) else None, offer=offer)
+
+
+CHOICE_MENUS = {"choice": "card_choice", "square": "card_where", "passed_go": "card_passed_go"}
+"""The title of the menu a card's choice is picked from, by what it needs."""
+AMOUNT_PURPOSES = {"pay_bank": "pay_bank", "pay_pot": "pay_pot", "collect": "collect", "transfer": "transfer",
+                   "bid": "bid", "bid_on": "bid"}
+"""The screen an amount still to choose is set on, by the offer's kind."""
+
+
+def _offer_step(ctx: Context, seat: int, offer: Offer, back: Step, decline: Step | None = None) -> Step:
+    """Where an offer leads: what it still needs chosen (dice, a payer, an amount, a card, a choice), what
+    would raise the cash it is refused for, or its confirmation."""
+    game = ctx.game
+    assert game is not None
+    if offer.refusal is not None and offer.short_by:
+        return _short_menu(ctx, seat, offer, back, decline)
+    if offer.needs and offer.needs[0] == "deed":
+        return _deed_menu(ctx, seat, str(offer.figure("property")), back)
+    if offer.needs and offer.action is not None:
+        need = offer.needs[0]
+        action = offer.action
+        if need == "dice" and isinstance(action, (Rent, DrawCard)):
+            return Dice(action, back)
+        if need == "payer" and isinstance(action, Rent):
+            return RentFrom(seat, action.property, back)
+        if need == "card" and isinstance(action, DrawCard):
+            return _card_menu(ctx, seat, action.deck, back)
+        if need == "amount" or need == "to":
+            return _amount_of(offer, seat, back, AMOUNT_PURPOSES.get(offer.kind, "pay_bank"), 10)
+        title = CHOICE_MENUS.get(need, "card_choice")
+        deck = game.edition.deck_names.get(action.deck, "") if isinstance(action, DrawCard) else ""
+        title_params = params(text=str(offer.figure("text", "")), deck=deck)
+        return Menu(title, title_params, tuple(Item("offer", (), c) for c in offer.choices), back, seat=seat)
+    assert offer.action is not None
+    return _confirm(ctx, offer.action, back, decline=decline)
+
+
+def _short_menu(ctx: Context, seat: int, offer: Offer, back: Step, decline: Step | None) -> Step:
+    """A refusal for cash: the ways the engine offers to raise it, one choice each (and the auction, for a
+    purchase the buyer cannot pay)."""
+    game = ctx.game
+    assert game is not None and offer.action is not None
+    name = game.players[seat].name
+    ways = offering.raise_cash(game, name, offer.short_by)
+    items = [Item("offer", (), way) for way in ways]
+    if isinstance(decline, Confirm):
+        items.append(Item("offer", (), offering.make(game, "auction", decline.action)))
+    if not items:
+        return _confirm(ctx, offer.action, back, decline=decline)
+    return Menu("short_by", params(amount=game.money(offer.short_by), what=offer.kind), tuple(items), back,
+                seat=seat)
 
 
 def _pair(ctx: Context, seat: int, prop_id: str, back: Step, card: str | None = None) -> Step:
     """A player's card with a deed: buy it, pay its rent, or manage it."""
     game = ctx.game
     assert game is not None
-    prop = game.edition.property(prop_id)
-    ps = game.props[prop.number]
     name = game.players[seat].name
-    if ps.owner is None:
-        buy = Buy(name, prop.id)
-        auction = _confirm(ctx, StartAuction(prop.id, declined_by=name), back)
-        return _confirm(ctx, buy, back, decline=auction)
-    if ps.owner == seat:
-        return _deed_menu(ctx, seat, prop_id, back)
-    rent = Rent(name, prop.id, card=card)
-    if prop.kind == "utility" and not ps.mortgaged:
-        return Dice(rent, back)
-    return _confirm(ctx, rent, back)
+    found = offering.deed_offers(game, name, prop_id, rent_card=card)
+    first = found[0]
+    if first.kind == "buy":
+        auction = _offer_step(ctx, seat, found[1], back)
+        return _offer_step(ctx, seat, first, back, decline=auction)
+    if first.kind == "rent":
+        return _offer_step(ctx, seat, first, back)
+    return _deed_menu(ctx, seat, prop_id, back, found)
 
 
-def _deed_menu(ctx: Context, seat: int, prop_id: str, back: Step) -> Menu:
+def _deed_menu(ctx: Context, seat: int, prop_id: str, back: Step, found: list[Offer] | None = None) -> Menu:
+    """The owner's menu of a deed: the engine's offers for it (a refused one marked), then the card."""
     game = ctx.game
     assert game is not None
     prop = game.edition.property(prop_id)
-    ps = game.props[prop.number]
-    name = game.players[seat].name
-    money = game.money
-    items: list[Item] = []
-    if any(d.player == seat and d.property == prop.number for d in game.decisions):
-        items.append(Item("lift_mortgage", params(amount=money(game.rules.lift_cost(prop.mortgage))),
-                          Unmortgage(name, prop.id)))
-        items.append(Item("keep_mortgaged", params(amount=money(game.rules.interest(prop.mortgage))),
-                          KeepMortgaged(name, prop.id)))
-    else:
-        if any(other != seat and not p.bankrupt for other, p in enumerate(game.players)):
-            items.append(Item("collect_rent", (), RentFrom(seat, prop.id, back)))
-        whole_group = all(game.props[n].owner == seat for n in game.edition.groups[prop.group])
-        if prop.kind == "street" and whole_group and not ps.hotel and not ps.mortgaged:
-            next_is_hotel = ps.houses + 1 == game.rules.hotel_level
-            items.append(Item("build_hotel" if next_is_hotel else "build_house",
-                              params(amount=money(prop.house_price)), Build(name, prop.id)))
-        if prop.kind == "street" and (ps.houses or ps.hotel):
-            items.append(Item("sell_hotel" if ps.hotel else "sell_house",
-                              params(amount=money(prop.house_price // 2)), SellBuilding(name, prop.id)))
-            breakdown = shortage_breakdown(game, seat, prop.id)
-            if breakdown is not None:
-                items.append(Item("sell_down", params(levels=_levels_text(game, breakdown)), breakdown))
-        if ps.mortgaged:
-            items.append(Item("lift_mortgage", params(amount=money(game.rules.lift_cost(prop.mortgage))),
-                              Unmortgage(name, prop.id)))
-        else:
-            items.append(Item("mortgage", params(amount=money(prop.mortgage)), Mortgage(name, prop.id)))
-    menu = Menu("deed_menu", params(property=prop.name), (), back, seat=seat)
+    if found is None:
+        found = offering.deed_offers(game, game.players[seat].name, prop_id)
+    items = [Item("offer", (), o) for o in found]
     items.append(Item("show_card", (), Waiting(Meaning("deed", square=prop.square), -1e9)))
-    return replace(menu, items=tuple(items))
+    return Menu("deed_menu", params(property=prop.name), tuple(items), back, seat=seat)
 
 
-def shortage_breakdown(game: GameState, seat: int, prop_id: str) -> SellBuildings | None:
-    """When the bank lacks the houses to take a hotel down one step (§6.7), the even levels of the
-    group that keep the most buildings and that the bank's houses allow; ``None`` when one step works."""
-    prop = game.edition.property(prop_id)
-    name = game.players[seat].name
-    if not game.props[prop.number].hotel:
-        return None
-    try:
-        apply(game, SellBuilding(name, prop.id))
-        return None
-    except BankerError as error:
-        if error.key != "hotel_breakdown_short":
-            return None
-    members = game.edition.groups[prop.group]
-    current = [game.level(n) for n in members]
-    best: tuple[int, SellBuildings] | None = None
-    for levels in itertools.product(*(range(level + 1) for level in current)):
-        if max(levels) - min(levels) > 1 or list(levels) == current:
-            continue
-        kept = sum(levels)
-        if best is not None and kept <= best[0]:
-            continue
-        action = SellBuildings(name, {game.edition.properties[n].id: level
-                                      for n, level, now in zip(members, levels, current, strict=True)
-                                      if level != now})
-        try:
-            apply(game, action)
-        except BankerError:
-            continue
-        best = (kept, action)
-    return best[1] if best is not None else None
-
-
-def _levels_text(game: GameState, action: SellBuildings) -> str:
-    hotel = game.rules.hotel_level
-    return ", ".join(f"{game.edition.property(pid).name.split()[0]} {'H' if level == hotel else level}"
-                     for pid, level in action.levels.items())
+SQUARE_MENUS = {"go": "go_menu", "income_tax": "tax_menu", "luxury_tax": "tax_menu", "jail": "jail_menu",
+                "go_to_jail": "jail_menu"}
+"""The title of the menu a square's offers are picked from."""
 
 
 def _special(ctx: Context, seat: int, meaning: Meaning, back: Step) -> Step:
-    """A player's card with a special tag or a printed card."""
+    """A player's card with a special tag or a printed card: the square's offers."""
     game = ctx.game
     assert game is not None
-    player = game.players[seat]
-    name = player.name
-    rules = game.rules
-    money = game.money
+    name = game.players[seat].name
     if meaning.kind == "card":
         return _card_chosen(ctx, seat, DrawCard(name, meaning.deck, meaning.card), back)
     kind = meaning.special
-    if kind == "go":
-        if rules.double_salary_on_go:
-            items = (Item("passed_go", params(amount=money(rules.salary)), Salary(name)),
-                     Item("landed_on_go", params(amount=money(rules.salary * 2)), Salary(name, landed=True)))
-            return Menu("go_menu", params(player=name), items, back)
-        return _confirm(ctx, Salary(name), back)
+    found = offering.square_offers(game, name, kind)
+    if not found:
+        return Notice("free_parking_nothing", until=ctx.now + NOTICE_S, then=Idle())
+    if len(found) == 1:
+        return _offer_step(ctx, seat, found[0], back)
+    title_params = params(player=name)
     if kind in ("income_tax", "luxury_tax"):
-        square = game.edition.square(kind)
-        if kind == "income_tax" and rules.income_tax_percent > 0:
-            items = (Item("tax_flat", params(amount=money(square.amount)), Tax(name, kind, "flat")),
-                     Item("tax_percent", params(percent=rules.income_tax_percent), Tax(name, kind, "percent")))
-            return Menu("tax_menu", params(player=name, square=square.name), items, back)
-        return _confirm(ctx, Tax(name, kind), back)
-    if kind == "jail":
-        if player.in_jail:
-            jail: list[Item] = [Item("jail_pay_fine", params(amount=money(rules.jail_fine)), JailFine(name))]
-            if player.jail_cards:
-                jail.append(Item("jail_use_card", (), UseJailCard(name)))
-            jail.append(Item("jail_double", (), LeaveJail(name)))
-            return Menu("jail_menu", params(player=name), tuple(jail), back)
-        return _confirm(ctx, GoToJail(name), back)
-    if kind == "free_parking":
-        if not rules.free_parking_pot:
-            return Notice("free_parking_nothing", until=ctx.now + NOTICE_S, then=Idle())
-        return _confirm(ctx, FreeParking(name), back)
-    return _card_menu(ctx, seat, kind, back)
+        title_params = params(player=name, square=game.edition.square(kind).name)
+    return Menu(SQUARE_MENUS.get(kind, "go_menu"), title_params, tuple(Item("offer", (), o) for o in found), back,
+                seat=seat)
 
 
 def _card_menu(ctx: Context, seat: int, deck: str, back: Step) -> Menu:
@@ -824,29 +786,10 @@ def _card_chosen(ctx: Context, seat: int, action: DrawCard, back: Step) -> Step:
     game = ctx.game
     assert game is not None
     try:
-        card = game.edition.card(action.deck, action.card)
+        offer = offering.card_offer(game, action)
     except BankerError as error:
         return Notice("", until=ctx.now + ERROR_S, then=back, error=True, text=error.translated(ctx.language))
-    items: tuple[Item, ...]
-    if card.kind == "pay_or_draw" and action.choice is None:
-        items = (Item("card_pay", params(amount=game.money(card.amount)), replace(action, choice="pay")),
-                 Item("card_draw", params(deck=game.edition.deck_names[card.draw]), replace(action, choice="draw")))
-        return Menu("card_choice", params(text=card.text), items, back)
-    if card.kind in ("nearest", "back") and action.square is None:
-        squares = [sq for sq in game.edition.squares if sq.kind == action.deck]
-        items = tuple(Item("card_square", params(number=i + 1, square=sq.index,
-                                                 next=_next_deed_name(game.edition, sq.index)),
-                           replace(action, square=sq.id)) for i, sq in enumerate(squares))
-        return Menu("card_where", params(deck=game.edition.deck_names[action.deck]), items, back)
-    if card.kind == "advance" and action.square is None and action.passed_go is None:
-        try:
-            apply(game, action)
-        except BankerError as error:
-            if error.key == "card_needs_square":
-                items = (Item("passed_go_yes", (), replace(action, passed_go=True)),
-                         Item("passed_go_no", (), replace(action, passed_go=False)))
-                return Menu("card_passed_go", params(text=card.text), items, back)
-    return _confirm(ctx, action, back)
+    return _offer_step(ctx, seat, offer, back)
 
 
 def _next_deed_name(edition: Edition, index: int) -> str:
@@ -861,27 +804,23 @@ def _confirm(ctx: Context, action: Action, back: Step, decline: Step | None = No
     return Confirm(action, back, shown=preview_signature(ctx, action), decline=decline, since=ctx.now)
 
 
-def preview(ctx: Context, action: Action) -> tuple[tuple[Event, ...], BankerError | None]:
-    """What the action would do now (the engine is pure, so this is exact): its events, or the refusal."""
+def preview(ctx: Context, action: Action) -> Offer:
+    """What the action would do now, from the engine (:func:`banker.offer.preview`)."""
     if isinstance(action, NewGame):
+        from banker.engine import new_game
+
         try:
-            return apply(None, action)[1], None
+            return Offer(action.name, action, events=new_game(action)[1])
         except BankerError as error:
-            return (), error
+            return Offer(action.name, action, refusal=error)
     if ctx.game is None:
-        return (), None
-    try:
-        return apply(ctx.game, action)[1], None
-    except BankerError as error:
-        return (), error
+        return Offer(action.name, action)
+    return offering.preview(ctx.game, action)
 
 
 def preview_signature(ctx: Context, action: Action) -> str:
-    """A fingerprint of what the confirmation screen says: the money each event moves, or the refusal."""
-    events, error = preview(ctx, action)
-    if error is not None:
-        return f"refused:{error.key}:{sorted(error.params.items())!r}"
-    return "|".join(f"{e.kind}:{e.params.get('amount', '')}:{e.params.get('to', '')}" for e in events)
+    """A fingerprint of what the confirmation screen says (:func:`banker.offer.signature`)."""
+    return offering.signature(preview(ctx, action))
 
 
 def _notice(gs: GrammarState, ctx: Context, key: str, values: tuple[tuple[str, Any], ...] = (), *,
@@ -944,7 +883,8 @@ def _press(gs: GrammarState, press: Press, ctx: Context) -> Out:
     if isinstance(current, Notice):
         nxt = current.then if current.then is not None else Idle(page_at=ctx.now)
         gs = replace(gs, step=nxt)
-        if button == "cancel":
+        if button == "cancel" and not (current.error and isinstance(nxt, Menu)):
+            # ✕ on a refusal from a menu goes back to that menu (to pick something else); otherwise home.
             gs = replace(gs, step=Idle(page_at=ctx.now))
         return _offer_request(gs, ctx)
     handler = _HANDLERS.get(type(current))
@@ -991,33 +931,16 @@ def _default_edition(ctx: Context) -> int:
 
 
 def player_items(ctx: Context, seat: int) -> tuple[Item, ...]:
-    """What a player's card alone offers: decisions and debts first, jail, paying the bank."""
+    """What a player's card alone offers: the engine's offers for it (decisions and debts first, jail,
+    paying the bank); a transfer is made by tapping the other player's card."""
     game = ctx.game
     assert game is not None
-    player = game.players[seat]
-    name = player.name
-    money = game.money
-    items: list[Item] = []
-    for decision in game.decisions:
-        if decision.player == seat:
-            prop = game.edition.properties[decision.property]
-            menu = _deed_menu(ctx, seat, prop.id, PlayerStep(seat))
-            items.append(Item("decide_on", params(property=prop.name), menu))
-    debt = game.debt_total(seat)
-    if debt:
-        items.append(Item("pay_debt", params(amount=money(debt)), PayDebt(name)))
-        items.append(Item("go_bankrupt", (), Bankrupt(name)))
-    if player.in_jail:
-        items.append(Item("jail_pay_fine", params(amount=money(game.rules.jail_fine)), JailFine(name)))
-        if player.jail_cards:
-            items.append(Item("jail_use_card", (), UseJailCard(name)))
-        items.append(Item("jail_double", (), LeaveJail(name)))
-    items.append(Item("pay_bank", (), Amount("pay_bank", seat, PlayerStep(seat), value=10, to="bank")))
-    items.append(Item("collect_bank", (), Amount("collect", seat, PlayerStep(seat), value=10, to="bank")))
+    found = offering.player_offers(game, game.players[seat].name)
+    items = [Item("offer", (), o) for o in found if o.kind != "transfer"]
     if game.turn == seat and not game.ended:
-        events, error = preview(ctx, EndTurn())
-        following = next((e.params.get("player") for e in events if e.kind == "turn"), None)
-        if error is None and following is not None:
+        end = offering.preview(game, EndTurn())
+        following = next((e.params.get("player") for e in end.events if e.kind == "turn"), None)
+        if end.refusal is None and following is not None:
             items.append(Item("end_turn", params(player=following), Submit(EndTurn())))
     return tuple(items)
 
@@ -1039,6 +962,8 @@ def _player_press(gs: GrammarState, current: PlayerStep, press: Press, ctx: Cont
 
 def _choose(gs: GrammarState, item: Item, current: Step, ctx: Context) -> Out:
     target = item.target
+    if isinstance(target, Offer):
+        return _choose_offer(gs, target, current, ctx)
     if isinstance(target, DrawCard):
         game = ctx.game
         assert game is not None
@@ -1058,6 +983,20 @@ def _choose(gs: GrammarState, item: Item, current: Step, ctx: Context) -> Out:
     if isinstance(target, (Menu, NewGameWizard, Enrolling, ShowJoin, RentFrom)):
         return _go(gs, replace(target, back=current))
     return _go(gs, target)
+
+
+def _choose_offer(gs: GrammarState, offer: Offer, current: Step, ctx: Context) -> Out:
+    game = ctx.game
+    assert game is not None
+    offer = offering.refresh(game, offer)
+    if offer.refusal is not None and not offer.short_by:
+        return _go(gs, Notice("", until=ctx.now + ERROR_S, then=current, error=True,
+                              text=offer.refusal.translated(ctx.language)), Beep("error"))
+    seat = current.seat if isinstance(current, (Menu, PlayerStep)) and current.seat >= 0 else -1
+    actor = offer.action.actor if offer.action is not None else None
+    if seat < 0 and actor:
+        seat = game.seats.get(actor, 0)
+    return _go(gs, _offer_step(ctx, max(seat, 0), offer, current))
 
 
 def _menu_press(gs: GrammarState, current: Menu, press: Press, ctx: Context) -> Out:
@@ -1094,11 +1033,14 @@ def _confirm_press(gs: GrammarState, current: Confirm, press: Press, ctx: Contex
         return gs, []
     if ctx.now - current.since < CONFIRM_GUARD_S:
         return gs, [Beep("attention")]
-    events, error = preview(ctx, current.action)
-    if error is not None:
+    shown = preview(ctx, current.action)
+    if shown.refusal is not None:
+        if shown.short_by and ctx.game is not None and current.action.actor in ctx.game.seats:
+            seat = ctx.game.seats[str(current.action.actor)]
+            return _go(gs, _short_menu(ctx, seat, shown, current.back, current.decline), Beep("error"))
         return _go(gs, Notice("", until=ctx.now + ERROR_S, then=current.back, error=True,
-                              text=error.translated(ctx.language)), Beep("error"))
-    signature = preview_signature(ctx, current.action)
+                              text=shown.refusal.translated(ctx.language)), Beep("error"))
+    signature = offering.signature(shown)
     if signature != current.shown:
         # The game changed since the screen was drawn (a phone acted): show the new figures first.
         return _go(gs, replace(current, shown=signature), Beep("attention"))
@@ -1131,6 +1073,8 @@ def _amount_press(gs: GrammarState, current: Amount, press: Press, ctx: Context)
         run = current.run + 1 if quick else 1
         size = amount_step(current.step_index, run)
         value = max(current.minimum, current.value + direction * size)
+        if current.maximum:
+            value = min(current.maximum, value)
         return _go(gs, replace(current, value=value, run=run, direction=direction, last=ctx.now))
     if button != "ok":
         return gs, []
@@ -1157,14 +1101,18 @@ def amount_action(current: Amount, ctx: Context) -> Action | None:
     game = ctx.game
     if game is None or current.value <= 0:
         return None
-    name = game.players[current.seat].name
-    if current.purpose == "transfer":
-        return Pay(name, current.value, current.to, reason="transfer")
-    if current.purpose == "bid":
-        return Bid(name, current.value, current.property)
-    if current.purpose == "pay_bank":
-        return Pay(name, current.value, "bank")
-    return Collect(name, current.value)
+    offer = current.offer
+    if offer is None:
+        name = game.players[current.seat].name
+        found = offering.player_offers(game, name)
+        offer = next((o for o in found if o.kind == current.purpose), None)
+        if offer is None:
+            return None
+    chosen: dict[str, object] = {"amount": current.value}
+    if current.to and "to" in offer.needs:
+        chosen["to"] = current.to
+    done = offering.complete(game, offer, **chosen)
+    return done.action if done.complete else None
 
 
 def _undo_press(gs: GrammarState, current: UndoAsk, press: Press, ctx: Context) -> Out:

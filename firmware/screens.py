@@ -11,6 +11,7 @@ import textwrap
 from collections.abc import Sequence
 from typing import Any
 
+from banker import offer as offering
 from banker.actions import (
     Action,
     AuctionClose,
@@ -41,15 +42,14 @@ from banker.actions import (
     UseJailCard,
 )
 from banker.board import moves_of
-from banker.deeds import rent_for
-from banker.engine import apply
 from banker.errors import BankerError
 from banker.ledger import Event
 from banker.messages import label as word
 from banker.messages import render
+from banker.offer import Offer
 from banker.scores import final_scores
 from banker.state import GameState
-from banker.text import describe_event
+from banker.text import card_title, describe_action, describe_event
 from banker.worth import liquidation_value
 from firmware import grammar as g
 from firmware import moves as board
@@ -181,17 +181,26 @@ def _auction(game: GameState, ctx: g.Context) -> ScreenView:
 
 
 def _debt(game: GameState, ctx: g.Context) -> ScreenView:
-    debt = game.debts[0]
-    seat = debt.debtor
+    """Who owes whom: every creditor with their amount, the cash and what the debtor's deeds can raise."""
+    seat = game.debts[0].debtor
     player = game.players[seat]
     total = game.debt_total(seat)
-    creditor = game.name_of(debt.creditor) if debt.creditor not in ("bank", "pot") else word(debt.creditor,
-                                                                                              ctx.language)
+    lines: list[str] = []
+    debts = game.debts_of(seat)
+    shown = debts if len(debts) <= 2 else debts[:1]
+    for debt in shown:
+        creditor = game.name_of(debt.creditor) if debt.creditor not in ("bank", "pot") else word(
+            debt.creditor, ctx.language)
+        lines.append(columns("→ " + creditor, game.money(debt.amount)))
+    if len(debts) > len(shown):
+        rest = sum(d.amount for d in debts[len(shown):])
+        lines.append(columns(t(ctx, "debt_others", count=len(debts) - len(shown)), game.money(rest)))
     can_raise = liquidation_value(game, seat)
-    lines = (t(ctx, "owes", player=player.name, creditor=creditor, amount=game.money(total)),
-             t(ctx, "debt_cash", cash=game.money(player.cash), value=game.money(max(0, can_raise - player.cash))))
-    title = t(ctx, "title_debt") if can_raise >= total else t(ctx, "title_debt_bankrupt")
-    return ScreenView(title=title, lines=lines, footer=t(ctx, "tap_card_of", player=player.name))
+    lines.append(t(ctx, "debt_cash", cash=game.money(player.cash), value=game.money(max(0, can_raise - player.cash))))
+    title = t(ctx, "title_owes", player=player.name, amount=game.money(total))
+    if can_raise < total:
+        title = t(ctx, "title_owes_bankrupt", player=player.name, amount=game.money(total))
+    return ScreenView(title=title, lines=tuple(lines), footer=t(ctx, "tap_card_of", player=player.name))
 
 
 def _scores(game: GameState, ctx: g.Context) -> ScreenView:
@@ -222,6 +231,8 @@ def _player(step: g.PlayerStep, ctx: g.Context) -> ScreenView:
 
 def _item_text(item: g.Item, ctx: g.Context) -> str:
     values = dict(item.params)
+    if isinstance(item.target, Offer):
+        return offer_label(item.target, ctx)
     if item.key == "card_text":
         return first_sentence(str(dict(item.params)["text"]))
     if item.key == "enroll_as":
@@ -232,8 +243,60 @@ def _item_text(item: g.Item, ctx: g.Context) -> str:
 
 def first_sentence(text: str, limit: int = 2 * WIDTH_CHARS - 2) -> str:
     """The start of a card's text, enough to tell it from the others in a menu (two lines at most)."""
-    sentence = text.split(". ")[0].rstrip(".") + "."
+    sentence = card_title(text) + "."
     return sentence if len(sentence) <= limit else sentence[: limit - 1].rstrip() + "…"
+
+
+OFFER_ITEMS = {
+    "buy": "buy", "auction": "auction", "rent": "rent", "collect_rent": "collect_rent",
+    "build_house": "build_house", "build_hotel": "build_hotel", "sell_house": "sell_house", "sell_hotel": "sell_hotel",
+    "sell_down": "sell_down", "sell_all_buildings": "sell_all", "mortgage": "mortgage", "unmortgage": "lift_mortgage",
+    "keep_mortgaged": "keep_mortgaged", "salary": "passed_go", "salary_landed": "landed_on_go", "tax": "tax_flat",
+    "tax_flat": "tax_flat", "tax_percent": "tax_percent", "jail_fine": "jail_pay_fine",
+    "use_jail_card": "jail_use_card",
+    "leave_jail": "jail_double", "go_to_jail": "go_to_jail", "free_parking": "free_parking", "card_pay": "card_pay",
+    "card_draw": "card_draw", "card": "card_square", "card_passed_go": "passed_go_yes",
+    "card_not_passed_go": "passed_go_no", "decide": "decide_on", "pay_debt": "pay_debt", "bankrupt": "go_bankrupt",
+    "pay_bank": "pay_bank", "pay_pot": "pay_pot", "collect": "collect_bank", "bid_on": "bid_on",
+}
+"""The menu line of each kind of offer (``item_…`` texts of the table)."""
+
+
+def offer_label(offer: Offer, ctx: g.Context) -> str:
+    """An offer's menu line: what it does and its money, from the offer itself; "✕ " before a refused one."""
+    game = ctx.game
+    assert game is not None
+    values: dict[str, Any] = {"amount": game.money(abs(offer.amount))}
+    for key, value in offer.figures:
+        values[key] = value
+    prop = getattr(offer.action, "property", None)
+    if isinstance(prop, str) and prop in game.edition.by_id:
+        values["property"] = game.edition.by_id[prop].name
+    if "levels" in values:
+        values["levels"] = levels_text(game, dict(values["levels"]))
+    if "deck" in values and offer.kind == "card_draw":
+        values["deck"] = str(values["deck"])
+    if offer.kind == "card" and "square" in values:
+        values["next"] = _next_deed_name(game, int(values["square"]))
+    if offer.kind == "decide":
+        values["property"] = game.edition.property(str(values["property"])).name
+    text = t(ctx, "item_" + OFFER_ITEMS.get(offer.kind, "confirm"), **values)
+    return ("✕ " + text) if offer.refusal is not None else text
+
+
+def levels_text(game: GameState, levels: dict[str, int]) -> str:
+    """Break-down levels in a menu line: "Park 3, Board 4" (H for a hotel kept)."""
+    hotel = game.rules.hotel_level
+    return ", ".join(f"{game.edition.property(pid).name.split()[0]} {'H' if level == hotel else level}"
+                     for pid, level in levels.items())
+
+
+def _next_deed_name(game: GameState, index: int) -> str:
+    for offset in range(1, 40):
+        prop = game.edition.by_square.get((index + offset) % 40)
+        if prop is not None:
+            return prop.name
+    return ""  # pragma: no cover - every board has deeds
 
 
 def _menu(step: g.Menu, ctx: g.Context) -> ScreenView:
@@ -279,13 +342,13 @@ def deed_card(game: GameState, prop_id: str, ctx: g.Context) -> ScreenView:
         lines.append(t(ctx, "owner", player=game.players[ps.owner].name))
         if ps.mortgaged:
             lines.append(t(ctx, "mortgaged_no_rent", amount=money(game.rules.lift_cost(prop.mortgage))))
-        elif prop.kind == "utility":
-            owned = sum(1 for n in game.edition.groups[prop.group] if game.props[n].owner == ps.owner)
-            lines.append(t(ctx, "rent_dice", times=4 if owned == 1 else 10))
         else:
-            amount, basis = rent_for(game.edition, game.rules, game.props, prop)
-            lines.append(columns(t(ctx, "rent_now"), money(amount)))
-            lines.append(basis_text(basis, ctx))
+            facts = offering.deed_facts(game, prop.id)
+            if facts.rent is None:
+                lines.append(t(ctx, "rent_dice", times=facts.times))
+            else:
+                lines.append(columns(t(ctx, "rent_now"), money(facts.rent)))
+                lines.append(basis_text(facts.basis, ctx))
     return ScreenView(title=prop.name, lines=tuple(lines), footer=t(ctx, "tap_player_card"))
 
 
@@ -299,22 +362,14 @@ def basis_text(basis: str, ctx: g.Context) -> str:
 
 # --- confirmations ---------------------------------------------------------------------------------
 def _confirm(step: g.Confirm, ctx: g.Context) -> ScreenView:
-    events, error = g.preview(ctx, step.action)
+    shown = g.preview(ctx, step.action)
+    events, error = shown.events, shown.refusal
     decline = "footer_decline" if isinstance(step.action, Buy) else "footer_back"
     result = confirm_view(step.action, events, error, ctx, decline)
     if error is not None:
         lines = scrolled(error.translated(ctx.language), 3, step.since, ctx.now)
         return ScreenView(title=result.title, lines=lines, footer=t(ctx, "footer_back"))
     return result
-
-
-def _flow(events: tuple[Event, ...], name: str) -> int:
-    """Money the player ``name`` receives (positive) or pays (negative) in these events."""
-    total = 0
-    for event in events:
-        if event.transaction is not None:
-            total += sum(amount for account, amount in event.transaction.postings if account == name)
-    return total
 
 
 def _signed(game: GameState, amount: int) -> str:
@@ -333,7 +388,7 @@ def confirm_view(action: Action, events: tuple[Event, ...], error: BankerError |
             return ScreenView(title=title, lines=(", ".join(action.players),), footer=t(ctx, "footer_ok"))
         return ScreenView(title=title)
     actor = action.actor or ""
-    flow = _flow(events, actor) if actor else 0
+    flow = offering.flow(events, actor) if actor else 0
     kinds = [e.kind for e in events]
     footer = t(ctx, "footer_ok_pay" if flow < 0 else "footer_ok")
     if decline != "footer_back":
@@ -406,7 +461,7 @@ def _action_lines(action: Action, events: tuple[Event, ...], ctx: g.Context) -> 
         return [t(ctx, "mortgage_line", player=actor)]
     if isinstance(action, Unmortgage):
         prop = game.edition.property(action.property)
-        interest = game.rules.interest(prop.mortgage)
+        interest = -offering.flow(events, actor) - prop.mortgage
         return [t(ctx, "lift_line", value=game.money(prop.mortgage), interest=game.money(interest),
                   percent=game.rules.mortgage_interest_percent)]
     if isinstance(action, KeepMortgaged):
@@ -463,14 +518,18 @@ def _amount(step: g.Amount, ctx: g.Context) -> ScreenView:
         title = t(ctx, "title_bid", player=name)
     elif step.purpose == "pay_bank":
         title = t(ctx, "title_pay_bank", player=name)
+    elif step.purpose == "pay_pot":
+        title = t(ctx, "title_pay_pot", player=name)
     else:
         title = t(ctx, "title_collect_bank", player=name)
     lines: tuple[str, ...] = ()
     if step.purpose == "bid" and game.auction is not None and game.auction.high_bidder is not None:
         lines = (t(ctx, "bid_above", amount=game.money(game.auction.high_bid)),)
-    elif step.purpose in ("transfer", "pay_bank", "bid"):
+    elif step.purpose in ("transfer", "pay_bank", "pay_pot", "bid"):
         lines = (t(ctx, "has_cash", amount=game.money(game.players[step.seat].cash)),)
-    step_size = g.AMOUNT_STEPS[step.step_index]
+    # The step the next quick press makes (a run of quick presses grows it), not only the base step.
+    running = step.last > 0 and ctx.now - step.last <= g.AMOUNT_RUN_S
+    step_size = g.amount_step(step.step_index, step.run + 1 if running else 1)
     return ScreenView(title=title, lines=lines, amount=game.money(step.value),
                       footer=t(ctx, "footer_amount", step=step_size))
 
@@ -516,7 +575,8 @@ def _undo(step: g.UndoAsk, ctx: g.Context) -> ScreenView:
     if game is not None and game.history is not None:
         events = _events_of_last(game)
         described = [describe_event(game.edition, e, ctx.language) for e in events if e.kind != "card"]
-        lines = tuple(described[:3]) or (game.history.action.name,)
+        lines = tuple(described[:3]) or (describe_action(game.edition, game.history.action, ctx.language,
+                                                         game.rules.hotel_level),)
         back = board.take_back(game)
         if back:  # and what will have to be taken back on the board
             first = board.pages(game.edition, back, ctx.language, rows=2)
@@ -526,10 +586,7 @@ def _undo(step: g.UndoAsk, ctx: g.Context) -> ScreenView:
 
 def _events_of_last(game: GameState) -> tuple[Event, ...]:
     assert game.history is not None
-    try:
-        return apply(game.history.previous, game.history.action)[1]
-    except BankerError:  # pragma: no cover - the action was applied to exactly that state before
-        return ()
+    return offering.attempt(game.history.previous, game.history.action)[0]
 
 
 def _unknown(step: g.UnknownTag, ctx: g.Context) -> ScreenView:

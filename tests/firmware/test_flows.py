@@ -52,7 +52,7 @@ def test_railroad_rent_counts_the_owners_railroads(play: Play) -> None:
     for railroad in ("reading_railroad", "short_line"):
         play.do("tap:Ann", f"tap:{railroad}", "ok", "wait:4")
     play.do("tap:Bob", "tap:short_line")
-    assert "2 railroad(s) owned" in play.screen() and "$50" in play.screen()
+    assert "2 railroads owned" in play.screen() and "$50" in play.screen()
     play.do("ok")
     assert play.cash("Bob") == 1450
 
@@ -231,10 +231,11 @@ def test_a_debt_says_what_is_missing_and_how_to_raise_it(make_play: Any) -> None
     play.do("tap:Ann", "tap:Bob", "up*5", "ok", "ok", "wait:4")  # Ann pays Bob 50: 50 left
     assert play.cash("Ann") == 50
     play.do("tap:Ann", "tap:luxury_tax")
-    assert "lacks the cash" in play.screen() and "$50 missing" in play.screen()
+    assert "Owed to the bank" in play.screen() and "short by $50" in play.screen()
     play.do("ok", "wait:4")
     assert play.json()["debts"] == [{"debtor": "Ann", "creditor": "bank", "amount": 100, "reason": "tax"}]
-    assert "Ann owes the bank $100" in play.screen() and "can raise $200 more" in play.screen()
+    assert "Ann owes $100" in play.screen() and "→ the bank       $100" in play.screen()
+    assert "can raise $200 more" in play.screen()
     play.do("tap:Ann")
     assert "Pay debts $100" in play.screen()
     play.choose("Declare bankruptcy")

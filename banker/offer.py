@@ -1,0 +1,550 @@
+"""What a player can do now and what it costs: the engine's offers.
+
+The table's menus, the phone's deed cards and Pay page and the self-play bots all ask here; none of
+them works a rule out again. An :class:`Offer` is one thing open to a player at a deed, a square, their
+own card or the table: either a complete action with its previewed result (the exact money, the board
+moves, the log lines), or the action as far as it is known with the fields still to choose (``needs``),
+or a refusal (the engine's own error, in the one text mechanism).
+
+``offers(state, player, deed=..., square=...)`` is the door; ``complete(state, offer, **fields)`` fills
+in what was chosen; ``legal_actions(state)`` is every complete offer that is not refused. The preview is
+the engine's :func:`banker.engine.apply` on the state (pure, so exact): :func:`attempt` is the only dry
+run in the project.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from banker import buildings, deeds, payments
+from banker.actions import (
+    Action,
+    AuctionClose,
+    Bankrupt,
+    Bid,
+    Build,
+    Buy,
+    Collect,
+    DrawCard,
+    EndGame,
+    EndTurn,
+    FreeParking,
+    GoToJail,
+    JailFine,
+    KeepMortgaged,
+    LeaveJail,
+    Mortgage,
+    Pay,
+    PayDebt,
+    Rent,
+    Salary,
+    SellAllBuildings,
+    SellBuilding,
+    SellBuildings,
+    StartAuction,
+    Tax,
+    Undo,
+    Unmortgage,
+    UseJailCard,
+)
+from banker.engine import apply
+from banker.errors import BankerError, IllegalAction, UnknownName
+from banker.ledger import Event
+from banker.state import GameState
+
+CASH_SHORT = "not_enough_cash"
+"""The refusal of an action the player lacks the cash for: :func:`raise_cash` says how to find it."""
+
+
+@dataclass(frozen=True)
+class Offer:
+    """One thing a player can do (or is told why not).
+
+    ``amount`` is the money the actor receives (positive) or pays (negative) when it is done: the
+    preview's figure when complete and allowed, else the price the rules name (a refused build still
+    says what a house costs).
+    """
+
+    kind: str
+    action: Action | None = None
+    needs: tuple[str, ...] = ()
+    """Fields still to choose before the action is complete: ``dice``, ``amount``, ``to``, ``payer``,
+    ``card``, ``square``, ``passed_go``, ``choice``."""
+    events: tuple[Event, ...] = ()
+    refusal: BankerError | None = None
+    amount: int = 0
+    short_by: int = 0
+    """Cash missing, when the refusal is for cash."""
+    minimum: int = 0
+    maximum: int = 0
+    """The range of an amount still to choose (0 when open above)."""
+    choices: tuple[Offer, ...] = ()
+    """The complete offers a choice leads to (a card's pay-or-draw, where it was drawn…)."""
+    figures: tuple[tuple[str, Any], ...] = ()
+    """What a label names besides the amount: a utility's multiplier, a tax's percent, break-down levels."""
+
+    @property
+    def refused(self) -> bool:
+        return self.refusal is not None
+
+    @property
+    def complete(self) -> bool:
+        return not self.needs and self.action is not None
+
+    @property
+    def allowed(self) -> bool:
+        return self.complete and self.refusal is None
+
+    def figure(self, name: str, default: Any = None) -> Any:
+        return dict(self.figures).get(name, default)
+
+    def payments(self) -> list[dict[str, Any]]:
+        """Who pays whom how much in the preview: each transaction's postings, payer first."""
+        out: list[dict[str, Any]] = []
+        for event in self.events:
+            txn = event.transaction
+            if txn is None:
+                continue
+            paid = [(a, -m) for a, m in txn.postings if m < 0]
+            got = [(a, m) for a, m in txn.postings if m > 0]
+            for payer, amount in paid:
+                for payee, received in got:
+                    out.append({"from": payer, "to": payee, "amount": min(amount, received)})
+        return out
+
+    def to_json(self, state: GameState | None = None, language: str = "en") -> dict[str, Any]:
+        """The offer as data (``banker offers`` prints one a line; docs/actions.md, Offers)."""
+        from banker.board import moves_of
+        from banker.text import describe_action, log_lines
+
+        out: dict[str, Any] = {"kind": self.kind}
+        if self.action is not None:
+            out["action"] = self.action.to_json()
+        if self.needs:
+            out["needs"] = list(self.needs)
+        out["amount"] = self.amount
+        if self.minimum or self.maximum:
+            out["minimum"], out["maximum"] = self.minimum, self.maximum
+        if self.figures:
+            out["figures"] = {k: v for k, v in self.figures}
+        if self.refusal is not None:
+            out["refused"] = {"key": self.refusal.key, "text": self.refusal.translated(language)}
+            if self.short_by:
+                out["short_by"] = self.short_by
+        elif self.complete:
+            out["payments"] = self.payments()
+            out["board"] = [m.to_json() for m in moves_of(self.events)]
+            if state is not None:
+                out["log"] = log_lines(state.edition, [e for e in self.events if e.kind != "board"], language)
+        if state is not None and self.action is not None:
+            out["label"] = describe_action(state.edition, self.action, language, state.rules.hotel_level)
+        if self.choices:
+            out["choices"] = [c.to_json(state, language) for c in self.choices]
+        return out
+
+    def to_line(self, state: GameState | None = None, language: str = "en") -> str:
+        return json.dumps(self.to_json(state, language), ensure_ascii=False)
+
+
+# --- the one dry run ----------------------------------------------------------------------------------
+def attempt(state: GameState, action: Action) -> tuple[tuple[Event, ...], BankerError | None]:
+    """What ``action`` would do now: its events, or the engine's refusal (the state is never changed)."""
+    try:
+        return apply(state, action)[1], None
+    except BankerError as error:
+        return (), error
+
+
+def is_legal(state: GameState, action: Action) -> bool:
+    """Whether :func:`banker.engine.apply` would accept ``action`` now."""
+    return attempt(state, action)[1] is None
+
+
+def flow(events: tuple[Event, ...], account: str) -> int:
+    """Money ``account`` receives (positive) or pays (negative) in these events."""
+    total = 0
+    for event in events:
+        if event.transaction is not None:
+            total += sum(amount for name, amount in event.transaction.postings if name == account)
+    return total
+
+
+def _cash_of(state: GameState, name: str | None) -> int:
+    if name is None or name not in state.seats:
+        return 0
+    return state.players[state.seats[name]].cash
+
+
+def make(state: GameState, kind: str, action: Action, *, price: int = 0, **extra: Any) -> Offer:
+    """A complete offer: ``action`` previewed. ``price`` is the money the rules name for it (negative when
+    paid), shown when the action is refused."""
+    events, error = attempt(state, action)
+    actor = action.actor
+    short = 0
+    if error is None:
+        amount = flow(events, actor) if actor else price
+    else:
+        amount = price
+        if error.key == CASH_SHORT:
+            short = int(error.params.get("short", 0)) or max(0, -price - _cash_of(state, actor))
+    return Offer(kind, action, events=events, refusal=error, amount=amount, short_by=short, **extra)
+
+
+def preview(state: GameState, action: Action) -> Offer:
+    """Any action as an offer of its own kind (its name): what a confirmation screen shows."""
+    return make(state, action.name, action)
+
+
+def signature(offer: Offer) -> str:
+    """A fingerprint of what an offer's screen says (the money each event moves, or the refusal): when it
+    changes between showing and OK, the game changed meanwhile."""
+    if offer.refusal is not None:
+        return f"refused:{offer.refusal.key}:{sorted(offer.refusal.params.items())!r}"
+    return "|".join(f"{e.kind}:{e.params.get('amount', '')}:{e.params.get('to', '')}" for e in offer.events)
+
+
+def refresh(state: GameState, offer: Offer) -> Offer:
+    """The same offer previewed on ``state`` (the game may have moved since it was made)."""
+    if not offer.complete:
+        return offer
+    assert offer.action is not None
+    return replace(make(state, offer.kind, offer.action, price=offer.amount if offer.refused else 0),
+                   figures=offer.figures, minimum=offer.minimum, maximum=offer.maximum)
+
+
+# --- deeds --------------------------------------------------------------------------------------------
+def _decision(state: GameState, seat: int, number: int) -> bool:
+    return any(d.player == seat and d.property == number for d in state.decisions)
+
+
+def deed_offers(state: GameState, player: str, deed: str, *, rent_card: str | None = None) -> list[Offer]:
+    """What ``player`` can do with ``deed``: buy it (or let it go to auction), pay its rent, or, as its
+    owner, collect rent, build, sell, break a hotel down in a shortage, mortgage or lift the mortgage."""
+    seat = state.seat(player)
+    prop = state.edition.property(deed)
+    ps = state.props[prop.number]
+    rules = state.rules
+    out: list[Offer] = []
+    if ps.owner is None:
+        out.append(make(state, "buy", Buy(player, prop.id), price=-prop.price))
+        out.append(make(state, "auction", StartAuction(prop.id, declined_by=player)))
+        return out
+    if ps.owner != seat:
+        rent = Rent(player, prop.id, card=rent_card)
+        if deeds.needs_dice(state.edition, state.props, prop, rent_card):
+            times = 10 if rent_card == "nearest_utility" else deeds.utility_multiplier(state.edition, state.props,
+                                                                                        prop)
+            out.append(Offer("rent", rent, needs=("dice",), minimum=2, maximum=12, figures=(("times", times),)))
+        else:
+            out.append(make(state, "rent", rent))
+        return out
+    if _decision(state, seat, prop.number):
+        out.append(make(state, "unmortgage", Unmortgage(player, prop.id), price=-rules.lift_cost(prop.mortgage)))
+        out.append(make(state, "keep_mortgaged", KeepMortgaged(player, prop.id),
+                        price=-rules.interest(prop.mortgage),
+                        figures=(("percent", rules.mortgage_interest_percent),)))
+        return out
+    if any(other != seat and not p.bankrupt for other, p in enumerate(state.players)):
+        out.append(Offer("collect_rent", Rent("", prop.id, card=rent_card), needs=("payer",)))
+    if prop.kind == "street":
+        level = state.level(prop.number)
+        group = state.edition.groups[prop.group]
+        whole = all(state.props[n].owner == seat for n in group)
+        if whole and level < rules.hotel_level:
+            kind = "build_hotel" if level + 1 == rules.hotel_level else "build_house"
+            out.append(make(state, kind, Build(player, prop.id), price=-prop.house_price))
+        if level:
+            sell = make(state, "sell_hotel" if ps.hotel else "sell_house", SellBuilding(player, prop.id),
+                        price=buildings.sell_price(prop))
+            out.append(sell)
+            breakdown = buildings.shortage_breakdown(state, prop) if sell.refused else None
+            if breakdown is not None:
+                action = SellBuildings(player, breakdown)
+                out.append(make(state, "sell_down", action, figures=(("levels", tuple(breakdown.items())),)))
+        if any(state.level(n) for n in group):
+            out.append(make(state, "sell_all_buildings", SellAllBuildings(player, prop.id)))
+    if ps.mortgaged:
+        out.append(make(state, "unmortgage", Unmortgage(player, prop.id), price=-rules.lift_cost(prop.mortgage),
+                        figures=(("value", prop.mortgage), ("interest", rules.interest(prop.mortgage)),
+                                 ("percent", rules.mortgage_interest_percent))))
+    else:
+        out.append(make(state, "mortgage", Mortgage(player, prop.id), price=prop.mortgage,
+                        figures=(("lift", rules.lift_cost(prop.mortgage)),)))
+    return out
+
+
+# --- squares and cards --------------------------------------------------------------------------------
+SQUARES = ("go", "income_tax", "luxury_tax", "jail", "free_parking", "chance", "community_chest",
+           "go_to_jail")
+
+
+def square_offers(state: GameState, player: str, square: str) -> list[Offer]:
+    """What ``player`` can do on a square that is not a deed: GO, a tax, Jail, Free Parking, a card's deck."""
+    seat = state.seat(player)
+    me = state.players[seat]
+    rules = state.rules
+    if square == "go":
+        out = [make(state, "salary", Salary(player))]
+        if rules.double_salary_on_go:
+            out.append(make(state, "salary_landed", Salary(player, landed=True)))
+        return out
+    if square in ("income_tax", "luxury_tax"):
+        sq = state.edition.square(square)
+        if square == "income_tax" and rules.income_tax_percent > 0:
+            return [make(state, "tax_flat", Tax(player, square, "flat"), price=-sq.amount),
+                    make(state, "tax_percent", Tax(player, square, "percent"),
+                         figures=(("percent", rules.income_tax_percent),))]
+        return [make(state, "tax", Tax(player, square), figures=(("square", sq.name),))]
+    if square in ("jail", "go_to_jail"):
+        if me.in_jail:
+            out = [make(state, "jail_fine", JailFine(player), price=-rules.jail_fine)]
+            if me.jail_cards:
+                out.append(make(state, "use_jail_card", UseJailCard(player)))
+            out.append(make(state, "leave_jail", LeaveJail(player)))
+            return out
+        return [make(state, "go_to_jail", GoToJail(player))]
+    if square == "free_parking":
+        if not rules.free_parking_pot:
+            return []  # nothing happens there under the printed rules
+        return [make(state, "free_parking", FreeParking(player), figures=(("pot", state.pot),))]
+    if square in ("chance", "community_chest"):
+        return [Offer("card", DrawCard(player, square, ""), needs=("card",),
+                      figures=(("deck", state.edition.deck_names.get(square, square)),))]
+    raise UnknownName("unknown_square", square=square, edition=state.edition.name)
+
+
+def card_offer(state: GameState, action: DrawCard) -> Offer:
+    """A printed card drawn by a player: complete, or what it still needs to know (pay or draw, where it
+    was drawn, whether GO was passed, the dice) with the choices it leads to."""
+    card = state.edition.card(action.deck, action.card)
+    needs = payments.card_needs(state.edition, card, action)
+    if not needs:
+        return make(state, "card", action, figures=(("text", card.text),))
+    need = needs[0]
+    choices: tuple[Offer, ...]
+    if need == "choice":
+        choices = (make(state, "card_pay", replace(action, choice="pay"), price=-card.amount),
+                   make(state, "card_draw", replace(action, choice="draw"),
+                        figures=(("deck", state.edition.deck_names.get(card.draw, card.draw)),)))
+    elif need == "square":
+        squares = [sq for sq in state.edition.squares if sq.kind == action.deck]
+        choices = tuple(card_offer(state, replace(action, square=sq.id)) for sq in squares)
+        choices = tuple(replace(c, figures=(*c.figures, ("square", sq.index), ("number", i + 1)))
+                        for i, (c, sq) in enumerate(zip(choices, squares, strict=True)))
+    else:  # passed_go
+        choices = (replace(card_offer(state, replace(action, passed_go=True)), kind="card_passed_go"),
+                   replace(card_offer(state, replace(action, passed_go=False)), kind="card_not_passed_go"))
+    return Offer("card", action, needs=needs, choices=choices, figures=(("text", card.text),))
+
+
+# --- a player's own card ------------------------------------------------------------------------------
+def player_offers(state: GameState, player: str) -> list[Offer]:
+    """What a player's card alone offers: decisions on received mortgaged deeds, paying debts or going
+    bankrupt, jail, and paying or collecting an amount."""
+    seat = state.seat(player)
+    me = state.players[seat]
+    out: list[Offer] = []
+    for decision in state.decisions:
+        if decision.player == seat:
+            prop = state.edition.properties[decision.property]
+            out.append(Offer("decide", None, needs=("deed",), figures=(("property", prop.id),),
+                             choices=tuple(deed_offers(state, player, prop.id))))
+    debt = state.debt_total(seat)
+    if debt:
+        out.append(make(state, "pay_debt", PayDebt(player), price=-debt))
+        out.append(make(state, "bankrupt", Bankrupt(player)))
+    if me.in_jail:
+        out += square_offers(state, player, "jail")
+    maximum = me.cash
+    out.append(Offer("pay_bank", Pay(player, 0, "bank"), needs=("amount",), minimum=1, maximum=maximum))
+    if state.rules.free_parking_pot:
+        out.append(Offer("pay_pot", Pay(player, 0, "pot"), needs=("amount",), minimum=1, maximum=maximum))
+    out.append(Offer("collect", Collect(player, 0), needs=("amount",), minimum=1))
+    out.append(Offer("transfer", Pay(player, 0, "", reason="transfer"), needs=("to", "amount"), minimum=1,
+                     maximum=maximum))
+    return out
+
+
+def bid_offer(state: GameState, player: str) -> Offer:
+    """The bid ``player`` can make in the open auction (the amount still to choose)."""
+    auction = state.auction
+    if auction is None:
+        return Offer("bid", Bid(player, 0), refusal=IllegalAction("no_auction"))
+    seat = state.seat(player)
+    low = auction.high_bid + 1
+    maximum = state.players[seat].cash
+    if auction.building:
+        streets = [p for p in state.edition.properties if p.kind == "street" and state.props[p.number].owner == seat]
+        choices = tuple(Offer("bid_on", Bid(player, 0, p.id), needs=("amount",),
+                              minimum=max(low, p.house_price), maximum=maximum, figures=(("property", p.id),))
+                        for p in streets)
+        if not choices:
+            return Offer("bid", Bid(player, 0), refusal=IllegalAction("cannot_bid_building", player=player))
+        return Offer("bid", Bid(player, 0), needs=("property", "amount"), choices=choices, minimum=low,
+                     maximum=maximum)
+    return Offer("bid", Bid(player, 0), needs=("amount",), minimum=low, maximum=maximum)
+
+
+def table_offers(state: GameState) -> list[Offer]:
+    """What nobody's card is needed for: closing the auction, undoing, ending the turn or the game."""
+    out: list[Offer] = []
+    if state.auction is not None:
+        out.append(make(state, "auction_close", AuctionClose()))
+    if state.history is not None:
+        out.append(make(state, "undo", Undo()))
+    out.append(make(state, "end_turn", EndTurn()))
+    out.append(make(state, "end_game", EndGame()))
+    return out
+
+
+def offers(state: GameState, player: str | None = None, *, deed: str | None = None, square: str | None = None,
+           rent_card: str | None = None) -> list[Offer]:
+    """Every action open to ``player`` at ``deed`` or ``square`` (or at their own card when neither is
+    given; the table's when ``player`` is None), each an :class:`Offer`."""
+    if player is None:
+        return table_offers(state)
+    if deed is not None:
+        return deed_offers(state, player, deed, rent_card=rent_card)
+    if square is not None:
+        return square_offers(state, player, square)
+    return player_offers(state, player)
+
+
+def complete(state: GameState, offer: Offer, **chosen: Any) -> Offer:
+    """``offer`` with the chosen fields filled in (``dice``, ``amount``, ``to``, ``payer``, ``card``,
+    ``square``, ``passed_go``, ``choice``, ``property``), previewed; still-open needs stay listed."""
+    action = offer.action
+    if action is None:
+        raise ValueError(f"the {offer.kind} offer has no action to complete: choose among its choices")
+    values = dict(chosen)
+    if "payer" in values:
+        values["player"] = values.pop("payer")
+    fields_ = {k: v for k, v in values.items() if hasattr(action, k)}
+    action = replace(action, **fields_)  # type: ignore[type-var]
+    needs = tuple(n for n in offer.needs if n not in chosen)
+    if isinstance(action, DrawCard) and "card" in chosen:
+        return card_offer(state, action)
+    if needs:
+        return replace(offer, action=action, needs=needs)
+    done = make(state, offer.kind, action, figures=offer.figures)
+    return replace(done, minimum=offer.minimum, maximum=offer.maximum)
+
+
+def offer_for(state: GameState, action: Action, offers_: list[Offer]) -> Offer | None:
+    """The offer among ``offers_`` whose action is ``action``."""
+    del state
+    return next((o for o in offers_ if o.action == action), None)
+
+
+# --- raising cash -------------------------------------------------------------------------------------
+def ways_to_raise(state: GameState, player: str) -> list[Offer]:
+    """The allowed offers that bring ``player`` cash from their deeds, the cheapest sacrifice first:
+    mortgages of deeds whose group has no buildings (deeds outside a whole group first, smaller first),
+    then one building off the highest street (a hotel broken down as the bank's houses allow, or the
+    group's buildings sold when nothing smaller works)."""
+    seat = state.seat(player)
+    edition = state.edition
+    owned = state.owned(seat)
+
+    def owns_group(number: int) -> bool:
+        return all(state.props[n].owner == seat for n in edition.groups[edition.properties[number].group])
+
+    bare = [p for p in owned if not state.props[p.number].mortgaged
+            and not any(state.level(n) for n in edition.groups[p.group])]
+    bare.sort(key=lambda p: (owns_group(p.number), p.mortgage))
+    out = [o for o in (make(state, "mortgage", Mortgage(player, p.id), price=p.mortgage) for p in bare)
+           if not o.refused]
+    built = [p for p in owned if state.level(p.number)]
+    done_groups: set[str] = set()
+    for top in sorted({state.level(p.number) for p in built}, reverse=True):
+        for prop in (p for p in built if state.level(p.number) == top):
+            if prop.group in done_groups:
+                continue
+            sell = make(state, "sell_hotel" if state.props[prop.number].hotel else "sell_house",
+                        SellBuilding(player, prop.id), price=buildings.sell_price(prop))
+            if not sell.refused:
+                out.append(sell)
+                done_groups.add(prop.group)
+                continue
+            breakdown = buildings.shortage_breakdown(state, prop)
+            if breakdown is not None:
+                down = make(state, "sell_down", SellBuildings(player, breakdown),
+                            figures=(("levels", tuple(breakdown.items())),))
+                if not down.refused:
+                    out.append(down)
+                    done_groups.add(prop.group)
+                    continue
+            whole = make(state, "sell_all_buildings", SellAllBuildings(player, prop.id))
+            if not whole.refused:
+                out.append(whole)
+                done_groups.add(prop.group)
+    return out
+
+
+def raise_cash(state: GameState, player: str, short_by: int) -> list[Offer]:
+    """The ways to find ``short_by``: :func:`ways_to_raise` in order, as many as it takes (all of them when
+    they do not reach it)."""
+    out: list[Offer] = []
+    total = 0
+    for way in ways_to_raise(state, player):
+        if total >= short_by:
+            break
+        out.append(way)
+        total += way.amount
+    return out
+
+
+def legal_actions(state: GameState) -> list[Action]:
+    """Every complete, allowed offer for every player and the table: what can be done now without
+    choosing an amount, dice or a card."""
+    if state.ended:
+        return [Undo()] if state.history is not None else []
+    seen: list[Action] = []
+
+    def add(found: list[Offer]) -> None:
+        for offer in found:
+            for o in (offer, *offer.choices):
+                if o.allowed and o.action is not None and o.action not in seen:
+                    seen.append(o.action)
+
+    for player in state.players:
+        if player.bankrupt:
+            continue
+        name = player.name
+        add(player_offers(state, name))
+        add(square_offers(state, name, "go"))
+        add(square_offers(state, name, "jail"))
+        for prop in state.edition.properties:
+            if state.props[prop.number].owner is None or state.props[prop.number].owner == state.seat(name):
+                add(deed_offers(state, name, prop.id))
+    add(table_offers(state))
+    return seen
+
+
+@dataclass(frozen=True)
+class DeedFacts:
+    """A deed as its card reads now: owner, the rent it takes, the mortgage figures."""
+
+    owner: str | None
+    rent: int | None
+    """``None`` when the dice decide (a utility): see ``times``."""
+    basis: str
+    times: int = 0
+    lift_cost: int = 0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def deed_facts(state: GameState, deed: str) -> DeedFacts:
+    """What a deed's card shows: its owner, the rent now (or the dice multiplier) and why, the lift cost."""
+    prop = state.edition.property(deed)
+    ps = state.props[prop.number]
+    owner = state.players[ps.owner].name if ps.owner is not None else None
+    lift = state.rules.lift_cost(prop.mortgage)
+    if ps.owner is not None and not ps.mortgaged and deeds.needs_dice(state.edition, state.props, prop, None):
+        times = deeds.utility_multiplier(state.edition, state.props, prop)
+        owned = deeds.utilities_owned(state.edition, state.props, prop)
+        return DeedFacts(owner, None, f"utilities_{owned}", times=times, lift_cost=lift)
+    amount, basis = deeds.rent_for(state.edition, state.rules, state.props, prop)
+    return DeedFacts(owner, amount, basis, lift_cost=lift)
