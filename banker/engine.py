@@ -1,8 +1,8 @@
 """``apply(state, action) -> (state, events)``: the one door through which the game changes.
 
-Two tiers of legality, as in a chess library: :func:`legal_actions` lists what can be done now,
-:func:`is_legal` answers for one action, :func:`apply` does it or raises a :class:`BankerError`
-(and then the state is unchanged: handlers work on a scratch copy).
+:func:`apply` does an action or raises a :class:`BankerError` (and then the state is unchanged: handlers
+work on a scratch copy). What can be done now and what it would cost is :mod:`banker.offer`'s answer,
+from this same function.
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ from banker.actions import (
     Unmortgage,
     UseJailCard,
 )
-from banker.errors import BadInput, BankerError, IllegalAction
+from banker.errors import BadInput, IllegalAction
 from banker.ledger import Event
 from banker.state import GameState, History, positional_constructor
 from banker.work import Work
@@ -189,48 +189,3 @@ def trim_history(state: GameState, keep: int) -> GameState:
         assert newer.history is not None
         trimmed = replace(newer, history=make_history(trimmed, newer.history.action))
     return trimmed
-
-
-def is_legal(state: GameState, action: Action) -> bool:
-    """Whether :func:`apply` would accept ``action`` now."""
-    try:
-        apply(state, action)
-    except BankerError:
-        return False
-    return True
-
-
-def legal_actions(state: GameState) -> list[Action]:
-    """Every legal action that needs no amount, dice or card to be chosen (those the table offers).
-
-    Buying lists only deeds the player can afford at the printed price; paying, bidding and trading
-    need an amount and are checked with :func:`is_legal`.
-    """
-    if state.ended:
-        return [Undo()] if state.history is not None else []
-    candidates: list[Action] = []
-    if state.auction is not None:
-        candidates.append(AuctionClose())
-    for seat, player in enumerate(state.players):
-        if player.bankrupt:
-            continue
-        name = player.name
-        if state.debts_of(seat):
-            candidates += [PayDebt(name), Bankrupt(name)]
-        if player.in_jail:
-            candidates += [JailFine(name), UseJailCard(name), LeaveJail(name)]
-        else:
-            candidates += [Salary(name), GoToJail(name)]
-        for prop, ps in zip(state.edition.properties, state.props, strict=True):
-            if ps.owner is None:
-                if player.cash >= prop.price:
-                    candidates.append(Buy(name, prop.id))
-            elif ps.owner == seat:
-                candidates += [Mortgage(name, prop.id), Unmortgage(name, prop.id), KeepMortgaged(name, prop.id)]
-                if prop.kind == "street":
-                    candidates += [Build(name, prop.id), SellBuilding(name, prop.id)]
-    if state.history is not None:
-        candidates.append(Undo())
-    candidates.append(EndTurn())
-    return [a for a in candidates if is_legal(state, a)]
-

@@ -150,16 +150,24 @@ class Offer:
 
 # --- the one dry run ----------------------------------------------------------------------------------
 def attempt(state: GameState, action: Action) -> tuple[tuple[Event, ...], BankerError | None]:
-    """What ``action`` would do now: its events, or the engine's refusal (the state is never changed)."""
+    """What ``action`` would do now: its events and, last, its board moves (the ``board`` event the session
+    adds), or the engine's refusal. The state is never changed."""
+    from banker.board import board_event
+
     try:
-        return apply(state, action)[1], None
+        after, events = apply(state, action)
     except BankerError as error:
         return (), error
+    return (*events, board_event(state, after, action)), None
 
 
 def is_legal(state: GameState, action: Action) -> bool:
     """Whether :func:`banker.engine.apply` would accept ``action`` now."""
-    return attempt(state, action)[1] is None
+    try:
+        apply(state, action)
+    except BankerError:
+        return False
+    return True
 
 
 def flow(events: tuple[Event, ...], account: str) -> int:
@@ -240,8 +248,11 @@ def deed_offers(state: GameState, player: str, deed: str, *, rent_card: str | No
         else:
             out.append(make(state, "rent", rent))
         return out
+    lift_figures = (("value", prop.mortgage), ("interest", rules.interest(prop.mortgage)),
+                    ("percent", rules.mortgage_interest_percent))
     if _decision(state, seat, prop.number):
-        out.append(make(state, "unmortgage", Unmortgage(player, prop.id), price=-rules.lift_cost(prop.mortgage)))
+        out.append(make(state, "unmortgage", Unmortgage(player, prop.id), price=-rules.lift_cost(prop.mortgage),
+                        figures=lift_figures))
         out.append(make(state, "keep_mortgaged", KeepMortgaged(player, prop.id),
                         price=-rules.interest(prop.mortgage),
                         figures=(("percent", rules.mortgage_interest_percent),)))
@@ -267,8 +278,7 @@ def deed_offers(state: GameState, player: str, deed: str, *, rent_card: str | No
             out.append(make(state, "sell_all_buildings", SellAllBuildings(player, prop.id)))
     if ps.mortgaged:
         out.append(make(state, "unmortgage", Unmortgage(player, prop.id), price=-rules.lift_cost(prop.mortgage),
-                        figures=(("value", prop.mortgage), ("interest", rules.interest(prop.mortgage)),
-                                 ("percent", rules.mortgage_interest_percent))))
+                        figures=lift_figures))
     else:
         out.append(make(state, "mortgage", Mortgage(player, prop.id), price=prop.mortgage,
                         figures=(("lift", rules.lift_cost(prop.mortgage)),)))
@@ -422,7 +432,7 @@ def complete(state: GameState, offer: Offer, **chosen: Any) -> Offer:
     if "payer" in values:
         values["player"] = values.pop("payer")
     fields_ = {k: v for k, v in values.items() if hasattr(action, k)}
-    action = replace(action, **fields_)  # type: ignore[type-var]
+    action = replace(action, **fields_)
     needs = tuple(n for n in offer.needs if n not in chosen)
     if isinstance(action, DrawCard) and "card" in chosen:
         return card_offer(state, action)
@@ -514,11 +524,10 @@ def legal_actions(state: GameState) -> list[Action]:
             continue
         name = player.name
         add(player_offers(state, name))
-        add(square_offers(state, name, "go"))
-        add(square_offers(state, name, "jail"))
+        for square in ("go", "income_tax", "luxury_tax", "jail", "free_parking"):
+            add(square_offers(state, name, square))
         for prop in state.edition.properties:
-            if state.props[prop.number].owner is None or state.props[prop.number].owner == state.seat(name):
-                add(deed_offers(state, name, prop.id))
+            add(deed_offers(state, name, prop.id))
     add(table_offers(state))
     return seen
 

@@ -74,7 +74,7 @@ def card_title(text: str) -> str:
 def money_back(edition: Edition, deltas: dict[str, Any], language: str) -> str:
     """What an undo gave back and took back: "$60 back to Ann", "$550 back to Bob, $550 from Ann"."""
     parts = []
-    for account, delta in deltas.items():
+    for account, delta in sorted(deltas.items(), key=lambda item: not (isinstance(item[1], int) and item[1] > 0)):
         if not isinstance(delta, int) or not delta:
             continue
         key = "money_back_to" if delta > 0 else "money_back_from"

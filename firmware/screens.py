@@ -574,7 +574,7 @@ def _undo(step: g.UndoAsk, ctx: g.Context) -> ScreenView:
     lines: tuple[str, ...] = ()
     if game is not None and game.history is not None:
         events = _events_of_last(game)
-        described = [describe_event(game.edition, e, ctx.language) for e in events if e.kind != "card"]
+        described = [describe_event(game.edition, e, ctx.language) for e in events if e.kind not in ("card", "board")]
         lines = tuple(described[:3]) or (describe_action(game.edition, game.history.action, ctx.language,
                                                          game.rules.hotel_level),)
         back = board.take_back(game)

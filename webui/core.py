@@ -17,6 +17,7 @@ from typing import Any, Union
 from flask import current_app, request
 from werkzeug.datastructures import MultiDict
 
+from banker import offer as offering
 from banker import text
 from banker.actions import ACTION_TYPES, Action, NewGame, parse_action
 from banker.board import moves_of
@@ -191,9 +192,26 @@ def submit_once(action: Action, key: str, language: str) -> tuple[int, str, bool
                                 **told(state, events, language)}, ensure_ascii=False)
 
     def refuse(error: BankerError) -> tuple[int, str]:
-        return error_status(error), error_body(error.key, error.translated(language))
+        body: dict[str, Any] = {"error": error.key, "message": error.translated(language)}
+        state = services().session.state
+        actor = action.actor
+        if error.key == offering.CASH_SHORT and state is not None and actor in state.seats:
+            # What would raise the cash, from the engine's offers (docs/phone.md, Refusals for cash).
+            short = int(error.params.get("short", 0))
+            body["short_by"] = short
+            body["raise"] = [raise_way(state, way, language) for way in offering.raise_cash(state, str(actor), short)]
+        return error_status(error), json.dumps(body, ensure_ascii=False)
 
     return services().session.submit_once(action, key, respond, refuse)
+
+
+def raise_way(state: GameState, way: offering.Offer, language: str) -> dict[str, Any]:
+    """One way to raise cash as the API and the phone's card show it: the action, the cash it brings, its text."""
+    from webui.views import offer_fields, offer_label
+
+    assert way.action is not None
+    return {"kind": way.kind, "action": way.action.to_json(), "amount": way.amount,
+            "label": offer_label(state, way, language), "fields": offer_fields(way)}
 
 
 def _plain_hint(hint: Any) -> Any:
@@ -252,6 +270,14 @@ def action_from_form(form: MultiDict[str, str], acting: str | None) -> Action:
             data[key] = raw.lower() in ("1", "true", "on", "yes")
         elif hint is str:
             data[key] = raw
+    if "levels" in {f.name for f in fields(cls)}:
+        # sell_buildings: one field per street, levels.<deed id> = the level it comes down to
+        levels: dict[str, int] = {}
+        for name_, raw_ in form.items():
+            if name_.startswith("levels.") and raw_.strip().isdigit():
+                levels[name_[len("levels."):]] = int(raw_)
+        if levels:
+            data["levels"] = levels
     names = {f.name.rstrip("_"): f for f in fields(cls)}
     if acting is not None:
         if "player" in names and "player" not in data:

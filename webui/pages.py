@@ -77,6 +77,7 @@ def setup_templates(app: Flask) -> None:
             "colours": views.GROUP_COLOURS, "label": lambda word: label(word, language),
             "table_faults": views.table_faults(language),
             "damage": views.damage_text(language),
+            "raise_cash": session.pop("raise", None) if request.method == "GET" else None,
         }
 
 
@@ -109,6 +110,13 @@ def form_post(run: Callable[[Phone], tuple[int, str, bool]], default: str = "/")
                 flash(" ".join(lines), "ok")
         else:
             flash(answer.get("message", ""), "error")
+            if answer.get("raise"):
+                # A refusal for cash: the next page shows what would raise it, each a button.
+                state = services().session.state
+                short = answer.get("short_by", 0)
+                session["raise"] = {"short_by": state.money(short) if state is not None else str(short),
+                                    "ways": [{"action": w["action"]["action"], "label": w["label"],
+                                              "fields": w["fields"]} for w in answer["raise"]]}
     except NotAllowed as error:
         if error.status == 400:
             raise
@@ -257,7 +265,8 @@ def money() -> str:
                 unowned.append(prop)
             elif who.player is None or state.players[ps.owner].name != who.player:
                 others.append(prop)
-    return page("money.html", unowned=unowned, others=others)
+    pay = views.pay_page(state, who.player, who.lang) if state is not None and who.player else None
+    return page("money.html", unowned=unowned, others=others, pay=pay)
 
 
 @pages.get("/auction")

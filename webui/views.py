@@ -10,27 +10,17 @@ from typing import Any
 
 from flask import session
 
-from banker.actions import (
-    Action,
-    Bankrupt,
-    Build,
-    Mortgage,
-    PayDebt,
-    SellAllBuildings,
-    SellBuilding,
-    Trade,
-    Unmortgage,
-)
+from banker import offer as offering
+from banker.actions import Action, Trade
 from banker.board import moves_of
-from banker.deeds import rent_for
 from banker.edition import Property
-from banker.engine import apply
 from banker.errors import BadInput, BankerError
 from banker.ledger import Event
 from banker.messages import render
+from banker.offer import Offer
 from banker.scores import final_scores
 from banker.state import GameState
-from banker.text import board_line, log_lines
+from banker.text import board_line, describe_action_json, levels_text, log_lines
 from webui.advice import Advice
 from webui.advice import advice as advice_of
 from webui.auth import PIN_MAX, PIN_SETTING, NotAllowed, Phone, check_pin, phone_id
@@ -222,13 +212,15 @@ def history_rows(language: str, last: int | None = None) -> list[dict[str, Any]]
     for seq, action_text, events_text, at in svc.session.journal.rows(game_id, since):
         try:
             events = [Event.from_json(e) for e in json.loads(events_text)]
-            rows.append({"seq": seq, "action": json.loads(action_text), "at": at, "undone": seq in undone,
+            action = json.loads(action_text)
+            rows.append({"seq": seq, "action": action, "at": at, "undone": seq in undone,
+                         "title": describe_action_json(state.edition, action, language, state.rules.hotel_level),
                          "log": log_lines(state.edition, [e for e in events if e.kind != "board"], language),
                          "board": board_line(state.edition, moves_of(events), language)})
         except (ValueError, TypeError, KeyError, AttributeError):
             # A row whose saved log was damaged (the action itself replayed): its line says so.
-            rows.append({"seq": seq, "action": {}, "at": at, "log": [text("web_entry_unreadable", language)],
-                         "board": "", "undone": seq in undone})
+            rows.append({"seq": seq, "action": {}, "title": "", "at": at,
+                         "log": [text("web_entry_unreadable", language)], "board": "", "undone": seq in undone})
     return rows
 
 
@@ -255,12 +247,9 @@ def standings(state: GameState) -> list[dict[str, Any]]:
 
 
 def refusal(state: GameState, action: Action, language: str) -> str | None:
-    """None if the rules accept ``action`` now, else their reason in ``language``."""
-    try:
-        apply(state, action)
-    except BankerError as error:
-        return error.translated(language)
-    return None
+    """None if the rules accept ``action`` now, else their reason in ``language`` (the engine's preview)."""
+    error = offering.attempt(state, action)[1]
+    return error.translated(language) if error is not None else None
 
 
 @dataclass
@@ -270,6 +259,8 @@ class Button:
     fields: dict[str, Any]
     refused: str | None = None
     danger: bool = False
+    kind: str = ""
+    short_by: int = 0
 
 
 @dataclass
@@ -286,48 +277,90 @@ class DeedView:
     notes: list[str] = field(default_factory=list)
 
 
+WEB_OFFERS = {
+    "build_house": "web_build", "build_hotel": "web_build_hotel", "sell_house": "web_sell_building",
+    "sell_hotel": "web_sell_building", "sell_down": "web_sell_down", "sell_all_buildings": "web_sell_all",
+    "mortgage": "web_mortgage", "unmortgage": "web_unmortgage", "keep_mortgaged": "web_keep_mortgaged",
+    "salary": "web_salary", "salary_landed": "web_salary_landed", "free_parking": "web_free_parking",
+    "tax": "web_offer_tax", "tax_flat": "web_offer_tax_flat", "tax_percent": "web_offer_tax_percent",
+    "jail_fine": "web_jail_fine", "use_jail_card": "web_use_jail_card", "leave_jail": "web_leave_jail",
+    "go_to_jail": "web_go_to_jail", "pay_debt": "web_pay_debt", "bankrupt": "web_declare_bankrupt",
+}
+"""The phone's button text of each kind of offer."""
+PHONE_DEED_KINDS = frozenset({"build_house", "build_hotel", "sell_house", "sell_hotel", "sell_down",
+                              "sell_all_buildings", "mortgage", "unmortgage", "keep_mortgaged"})
+"""The owner's offers a deed card shows (collecting rent is the payer's: the Pay page)."""
+DANGER = frozenset({"sell_all_buildings", "sell_down", "bankrupt"})
+
+
+def offer_fields(offer: Offer) -> dict[str, Any]:
+    """An offer's action as the form fields of :func:`webui.core.action_from_form` (the phone's player is
+    the acting one)."""
+    assert offer.action is not None
+    out: dict[str, Any] = {}
+    for key, value in offer.action.to_json().items():
+        if key in ("action", "player"):
+            continue
+        if isinstance(value, dict):
+            out.update({f"{key}.{k}": v for k, v in value.items()})
+        elif isinstance(value, bool):
+            out[key] = "true" if value else "false"
+        else:
+            out[key] = value
+    return out
+
+
+def offer_label(state: GameState, offer: Offer, language: str) -> str:
+    """The phone's text for an offer, with the engine's figures: the price, the value, the interest."""
+    money = state.money
+    values: dict[str, Any] = {"amount": money(abs(offer.amount)), "price": money(abs(offer.amount)),
+                              "cost": money(abs(offer.amount)), "fee": money(abs(offer.amount))}
+    for key, value in offer.figures:
+        values[key] = money(value) if key in ("value", "interest", "lift", "pot") else value
+    if "lift" in values:
+        values["cost"] = values["lift"]
+    if "value" in values:
+        values["value"] = values["value"]
+    if "levels" in values:
+        values["levels"] = levels_text(state.edition, dict(values["levels"]), language, state.rules.hotel_level)
+    if offer.kind == "mortgage":
+        values["value"] = money(offer.amount)
+    prop = getattr(offer.action, "property", None)
+    if isinstance(prop, str) and prop in state.edition.by_id:
+        values["property"] = state.edition.by_id[prop].name
+    square = getattr(offer.action, "square", None)
+    if isinstance(square, str) and offer.kind.startswith("tax"):
+        values["square"] = state.edition.square(square).name
+    return text(WEB_OFFERS.get(offer.kind, "web_offer_other"), language, **values)
+
+
+def offer_button(state: GameState, offer: Offer, language: str) -> Button:
+    assert offer.action is not None
+    refused = offer.refusal.translated(language) if offer.refusal is not None else None
+    return Button(offer.action.name, offer_label(state, offer, language), offer_fields(offer), refused,
+                  danger=offer.kind in DANGER, kind=offer.kind, short_by=offer.short_by)
+
+
 def rent_text(state: GameState, prop: Property, language: str) -> str:
-    try:
-        amount, _ = rent_for(state.edition, state.rules, state.props, prop)
-    except BadInput:
-        ps = state.props[prop.number]
-        owned = sum(1 for n in state.edition.groups[prop.group] if state.props[n].owner == ps.owner)
-        return text("web_rent_dice", language, times=4 if owned < 2 else 10)
-    return state.money(amount)
+    facts = offering.deed_facts(state, prop.id)
+    if facts.rent is None:
+        return text("web_rent_dice", language, times=facts.times)
+    return state.money(facts.rent)
 
 
 def deed_view(state: GameState, prop: Property, language: str, actor: str | None) -> DeedView:
+    """A deed's card on the phone: its facts, and for its owner the engine's offers as buttons (a refused
+    one with its reason)."""
     ps = state.props[prop.number]
     owner = state.players[ps.owner].name if ps.owner is not None else None
+    facts = offering.deed_facts(state, prop.id)
     view = DeedView(prop, GROUP_COLOURS.get(prop.group, "#777"), owner, ps.houses, ps.hotel, ps.mortgaged,
-                    rent_text(state, prop, language), state.rules.lift_cost(prop.mortgage))
+                    rent_text(state, prop, language), facts.lift_cost)
     if actor is None or owner != actor:
         return view
-    money = state.money
-    group = state.edition.groups[prop.group]
-    whole_group = all(state.props[n].owner == ps.owner for n in group)
-    built = any(state.props[n].houses or state.props[n].hotel for n in group)
-    if prop.kind == "street" and whole_group and not ps.hotel:
-        reason = refusal(state, Build(actor, prop.id), language)
-        view.buttons.append(Button("build", text("web_build", language, price=money(prop.house_price)),
-                                   {"property": prop.id}, reason))
-    if ps.houses or ps.hotel:
-        reason = refusal(state, SellBuilding(actor, prop.id), language)
-        view.buttons.append(Button("sell_building", text("web_sell_building", language,
-                                                         price=money(prop.house_price // 2)),
-                                   {"property": prop.id}, reason))
-    if built and prop.kind == "street":
-        view.buttons.append(Button("sell_all_buildings", text("web_sell_all", language), {"property": prop.id},
-                                   refusal(state, SellAllBuildings(actor, prop.id), language), danger=True))
-    if ps.mortgaged:
-        view.buttons.append(Button("unmortgage", text("web_unmortgage", language, cost=money(view.lift_cost),
-                                                      value=money(prop.mortgage),
-                                                      interest=money(view.lift_cost - prop.mortgage)),
-                                   {"property": prop.id}, refusal(state, Unmortgage(actor, prop.id), language)))
-    else:
-        view.buttons.append(Button("mortgage", text("web_mortgage", language, value=money(prop.mortgage),
-                                                    cost=money(view.lift_cost)),
-                                   {"property": prop.id}, refusal(state, Mortgage(actor, prop.id), language)))
+    for offer in offering.deed_offers(state, actor, prop.id):
+        if offer.kind in PHONE_DEED_KINDS:
+            view.buttons.append(offer_button(state, offer, language))
     return view
 
 
@@ -342,19 +375,53 @@ def advice(state: GameState, player: str | None, jail: str | None = None) -> Adv
 
 
 def debts_view(state: GameState, player: str, language: str) -> dict[str, Any]:
+    """The Debts page: each debt, the figures, the engine's ways to raise what is missing (each a button),
+    paying or going bankrupt, and the decisions on received mortgaged deeds."""
     seat = state.seat(player)
     from banker.worth import liquidation_value, missing
 
+    found = offering.player_offers(state, player)
+    buttons = [offer_button(state, o, language) for o in found if o.kind in ("pay_debt", "bankrupt")]
+    short = missing(state, seat)
+    ways = [offer_button(state, o, language) for o in offering.raise_cash(state, player, short)] if short else []
+    decisions = []
+    for offer in found:
+        if offer.kind == "decide":
+            prop = state.edition.property(str(offer.figure("property")))
+            decisions.append({"property": prop,
+                              "buttons": [offer_button(state, c, language) for c in offer.choices]})
     return {
         "debts": state.debts_of(seat),
         "total": state.debt_total(seat),
-        "missing": missing(state, seat),
+        "missing": short,
         "cash": state.players[seat].cash,
         "liquidation": liquidation_value(state, seat),
-        "pay_refused": refusal(state, PayDebt(player), language),
-        "bankrupt_refused": refusal(state, Bankrupt(player), language),
-        "decisions": [d for d in state.decisions if d.player == seat],
+        "buttons": buttons,
+        "ways": ways,
+        "decisions": decisions,
     }
+
+
+@dataclass
+class PayPage:
+    """The Pay page's buttons from the engine's offers: GO, Free Parking, the taxes, jail."""
+
+    go: list[Button]
+    taxes: list[Button]
+    jail: list[Button]
+
+
+def pay_page(state: GameState, player: str, language: str) -> PayPage:
+    def buttons(square: str) -> list[Button]:
+        return [offer_button(state, o, language) for o in offering.square_offers(state, player, square)]
+
+    taxes = [b for sq in state.edition.squares if sq.kind == "tax" for b in buttons(sq.id)]
+    return PayPage(go=buttons("go") + buttons("free_parking"), taxes=taxes, jail=buttons("jail"))
+
+
+def raise_buttons(state: GameState, player: str, short_by: int, language: str) -> list[Button]:
+    """What would raise ``short_by`` for ``player``: the engine's ways, as buttons."""
+    return [offer_button(state, o, language) for o in offering.raise_cash(state, player, short_by)]
 
 
 def table_faults(language: str) -> list[str]:

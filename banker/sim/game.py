@@ -30,9 +30,6 @@ from banker.actions import (
     PayDebt,
     Rent,
     Salary,
-    SellAllBuildings,
-    SellBuilding,
-    SellBuildings,
     StartAuction,
     Tax,
     Trade,
@@ -40,10 +37,11 @@ from banker.actions import (
     UseJailCard,
 )
 from banker.edition import BOARD_SIZE, Property, load_edition
-from banker.engine import apply, is_legal
+from banker.engine import apply
 from banker.errors import BankerError
 from banker.invariants import invariant_errors
 from banker.ledger import Event
+from banker.offer import is_legal, ways_to_raise
 from banker.sim.movement import Table
 from banker.sim.strategies import Strategy
 from banker.state import GameState, PropertyState
@@ -329,41 +327,13 @@ class Game:
         self.act(PayDebt(name))
 
     def raise_money(self, seat: int) -> bool:
-        """Mortgage a bare deed, or sell one building; the cheapest sacrifice first."""
-        name = self.name(seat)
-        state = self.state
-        bare = [p for p in state.owned(seat) if not state.props[p.number].mortgaged
-                and not any(state.level(n) for n in self.edition.groups[p.group])]
-        if bare:
-            bare.sort(key=lambda p: (self.owns_group(seat, p), p.mortgage))
-            self.act(Mortgage(name, bare[0].id))
-            return True
-        built = [p for p in state.owned(seat) if state.level(p.number)]
-        if built:
-            top = max(state.level(p.number) for p in built)
-            target = next(p for p in built if state.level(p.number) == top)
-            try:
-                self.act(SellBuilding(name, target.id))
-            except BankerError:
-                # A hotel that cannot come down one level in a house shortage: the whole group comes
-                # down as little as the bank's houses allow, or is sold outright.
-                self.act(self.break_down(seat, target) or SellAllBuildings(name, target.id))
-            return True
-        return False
-
-    def break_down(self, seat: int, prop: Property) -> SellBuildings | None:
-        """The smallest even break-down of ``prop``'s group that the bank's houses allow, if any."""
-        members = self.edition.groups[prop.group]
-        levels = {n: self.state.level(n) for n in members}
-        for top in range(max(levels.values()) - 1, 0, -1):
-            for extra in range(len(members), -1, -1):
-                wanted = {n: min(levels[n], top - 1 + (1 if i < extra else 0)) for i, n in enumerate(members)}
-                if max(wanted.values()) - min(wanted.values()) > 1 or wanted == levels:
-                    continue
-                action = SellBuildings(self.name(seat), {self.edition.properties[n].id: v for n, v in wanted.items()})
-                if is_legal(self.state, action):
-                    return action
-        return None
+        """Take the engine's first way to raise cash (the cheapest sacrifice: a bare deed mortgaged, then
+        one building sold, a hotel broken down as the bank's houses allow)."""
+        ways = ways_to_raise(self.state, self.name(seat))
+        if not ways or ways[0].action is None:
+            return False
+        self.act(ways[0].action)
+        return True
 
     def owns_group(self, seat: int, prop: Property) -> bool:
         return all(self.state.props[n].owner == seat for n in self.edition.groups[prop.group])

@@ -13,11 +13,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from banker.actions import NewGame, parse_action
-from banker.engine import apply, legal_actions
+from banker.engine import apply
 from banker.errors import BankerError
 from banker.export import state_to_json
 from banker.invariants import check_invariants
 from banker.ledger import balances
+from banker.offer import legal_actions
 from banker.state import GameState
 
 PLAYERS = ("Ann", "Bob", "Cat")
