@@ -19,6 +19,7 @@ from typing import Any
 from banker.actions import Action
 from banker.board import moves_of
 from banker.edition import Edition
+from banker.errors import BankerError, UnknownName
 from banker.export import state_to_json
 from banker.journal import Journal
 from banker.ledger import Event
@@ -68,6 +69,26 @@ def build_parser() -> argparse.ArgumentParser:
                    help="print what each line did (with --json: one JSON object a line, "
                         "{line, action, log, say, board}, before the final state)")
     p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser("offers", help="replay a script and print what a player can do now, and what it costs",
+                       description="Replay a JSON-lines script, then print the engine's offers (docs/actions.md, "
+                                   "Offers) one JSON object a line: at a deed (--deed), a square (--square), "
+                                   "the player's own card (neither), or the table's (no --player); "
+                                   "--raise AMOUNT prints the ways to raise that much cash instead.",
+                       epilog=_examples("banker offers game.jsonl --player Ann --deed baltic",
+                                        "banker offers game.jsonl --player Ann --square go --lang ru",
+                                        "banker offers game.jsonl --player Bob --raise 40"),
+                       formatter_class=raw)
+    p.add_argument("script", help="the script file, or - for standard input")
+    p.add_argument("--player", help="the player the offers are for (none: the table's offers)")
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--deed", help="a deed's id: what the player can do with it")
+    where.add_argument("--square", help="a square that is not a deed: go, income_tax, luxury_tax, jail, "
+                                         "free_parking, chance, community_chest")
+    where.add_argument("--raise", dest="raise_", type=int, metavar="AMOUNT",
+                       help="the ways to raise AMOUNT in cash, cheapest sacrifice first")
+    p.add_argument("--lang", default="en", choices=LANGS, help="language of the labels, log lines and errors")
+    p.set_defaults(func=cmd_offers)
 
     p = sub.add_parser("games", help="list the saved games of a journal",
                        description="List the saved games of an existing journal (this never creates one).",
@@ -184,6 +205,36 @@ def cmd_replay(args: argparse.Namespace) -> int:
         print(json.dumps(state_to_json(result.state), ensure_ascii=False))
     else:
         print("\n".join(summary_lines(result.state, args.lang)))
+    return 0
+
+
+def cmd_offers(args: argparse.Namespace) -> int:
+    from banker import offer as offering
+
+    try:
+        lines = read_script(args.script, args.lang)
+    except ScriptUnreadable as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    try:
+        result = replay_lines(lines)
+    except ScriptError as exc:
+        print(render("script_line", {"line": exc.line, "message": exc.error.translated(args.lang)}, args.lang),
+              file=sys.stderr)
+        return 1
+    state = result.state
+    try:
+        if args.raise_ is not None:
+            if args.player is None:
+                raise UnknownName("unknown_player", player="", players=", ".join(p.name for p in state.players))
+            found = offering.raise_cash(state, args.player, args.raise_)
+        else:
+            found = offering.offers(state, args.player, deed=args.deed, square=args.square)
+    except BankerError as exc:
+        print(exc.translated(args.lang), file=sys.stderr)
+        return 1
+    for offer in found:
+        print(offer.to_line(state, args.lang))
     return 0
 
 

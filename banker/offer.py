@@ -138,7 +138,7 @@ class Offer:
             out["board"] = [m.to_json() for m in moves_of(self.events)]
             if state is not None:
                 out["log"] = log_lines(state.edition, [e for e in self.events if e.kind != "board"], language)
-        if state is not None and self.action is not None:
+        if state is not None and self.action is not None and self.complete:
             out["label"] = describe_action(state.edition, self.action, language, state.rules.hotel_level)
         if self.choices:
             out["choices"] = [c.to_json(state, language) for c in self.choices]

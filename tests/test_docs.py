@@ -157,6 +157,44 @@ def test_example(example: Example, tmp_path: Path, capsys: pytest.CaptureFixture
     assert not problems, f"{example}:\n" + "\n".join(problems)
 
 
+def offers_examples() -> list[tuple[str, int, list[str], str, str]]:
+    """The `jsonl offers ARGS` blocks of the docs: a script, the arguments of ``banker offers``, and the
+    `json` list after it (each offer printed, as a subset)."""
+    found = []
+    for doc in DOC_FILES:
+        path = DOCS / doc
+        if not path.exists():
+            continue
+        blocks = fenced_blocks(path.read_text(encoding="utf-8"))
+        for index, block in enumerate(blocks):
+            if block.info.startswith("jsonl offers"):
+                following = blocks[index + 1]
+                assert following.info == "json", f"{doc}:{block.line}: a `jsonl offers` block needs a `json` block"
+                found.append((doc, block.line, block.info.split()[2:], block.body, following.body))
+    return found
+
+
+OFFERS_EXAMPLES = offers_examples()
+
+
+def test_the_offers_are_documented_with_examples() -> None:
+    assert len([e for e in OFFERS_EXAMPLES if e[0] == "actions.md"]) >= 3
+
+
+@pytest.mark.parametrize("example", OFFERS_EXAMPLES, ids=lambda e: f"{e[0]}:{e[1]}")
+def test_offers_example(example: tuple[str, int, list[str], str, str], tmp_path: Path,
+                        capsys: pytest.CaptureFixture[str]) -> None:
+    doc, line, args, script, expected = example
+    path = tmp_path / "example.jsonl"
+    path.write_text(script + "\n", encoding="utf-8")
+    code = cli.main(["offers", str(path), *args])
+    captured = capsys.readouterr()
+    assert code == 0, f"{doc}:{line}: {captured.err}"
+    printed = [json.loads(text) for text in captured.out.splitlines()]
+    problems = mismatches(json.loads(expected), printed)
+    assert not problems, f"{doc}:{line}:\n" + "\n".join(problems)
+
+
 def test_every_action_has_an_example() -> None:
     ending = {e.last_action for e in EXAMPLES if e.doc == "actions.md" and not e.error}
     missing = sorted(set(ACTION_TYPES) - ending)

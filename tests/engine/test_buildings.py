@@ -131,7 +131,7 @@ def test_hotel_breakdown_needs_houses_the_bank_may_not_have() -> None:
     build_round(t, ("st_james", "tennessee"))
     assert t.state.bank_houses == 0
     err = t.fails("hotel_breakdown_short", "sell_building", player="Ann", property="baltic")
-    assert "sell_all_buildings" in str(err)
+    assert "sell every building of the group" in str(err)
     cash = t.cash("Ann")
     t.do("sell_all_buildings", player="Ann", property="baltic")
     assert t.cash("Ann") - cash == 2 * 5 * 25  # two hotels, each half of hotel + 4 houses
