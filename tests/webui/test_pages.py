@@ -299,3 +299,34 @@ def test_the_simulated_tables_screen_opens_at_once_on_the_same_computer(app: Any
     assert response.status_code == 200 and response.mimetype == "image/png"
     other = app.test_client().get("/table/frame.png", environ_base={"REMOTE_ADDR": "192.168.1.30"})
     assert other.status_code in (302, 303)
+
+
+def test_a_refusal_for_cash_shows_the_ways_to_raise_it(phone: Any, session: Session) -> None:
+    for prop in ("mediterranean", "baltic", "oriental"):
+        do(session, action="buy", player="Ann", property=prop)
+    do(session, action="pay", player="Ann", amount=1270, to="bank")  # Ann has $10; a house costs $50
+    ann = phone("Ann")
+    answer = ann.act({"action": "build", "player": "Ann", "property": "baltic"})
+    assert answer.status_code == 409
+    body = answer.get_json()
+    assert body["error"] == "not_enough_cash" and body["short_by"] == 40
+    assert [(w["kind"], w["action"]["property"], w["amount"]) for w in body["raise"]] == [
+        ("mortgage", "oriental", 50)]
+    before = snapshot(session)
+    fields = form_fields(page(ann, "/deeds"))
+    ann.client.post("/do", data={**fields, "action": "build", "property": "baltic", "next": "/deeds"})
+    assert snapshot(session) == before
+    html = page(ann, "/deeds")
+    card = html[html.index('data-testid="raise-cash"'):]
+    assert "Short by $40: what would raise it" in card and "Mortgage (+$50; lifting costs $55)" in card
+    fields = form_fields(card)
+    ann.client.post("/do", data={**fields, "action": "mortgage", "property": "oriental", "next": "/deeds"})
+    assert cash(session, "Ann") == 60
+    assert 'data-testid="raise-cash"' not in page(ann, "/deeds")  # shown once, after the refusal
+
+
+def test_the_pay_page_buttons_are_the_engines_offers(phone: Any, session: Session) -> None:
+    html = page(phone("Ann"), "/money")
+    assert "Collect the salary (+$200)" in html and "Landed on GO" not in html
+    assert "Pay Income Tax ($200)" in html and "Pay Luxury Tax ($100)" in html
+    assert "Go to jail" in html and "Pay the fine" not in html
