@@ -179,6 +179,11 @@ def flow(events: tuple[Event, ...], account: str) -> int:
     return total
 
 
+def cash_short(error: BankerError) -> int:
+    """The cash missing when ``error`` is a refusal for cash (0 for any other refusal)."""
+    return int(error.params.get("short", 0)) if error.key == CASH_SHORT else 0
+
+
 def _cash_of(state: GameState, name: str | None) -> int:
     if name is None or name not in state.seats:
         return 0
@@ -196,7 +201,7 @@ def make(state: GameState, kind: str, action: Action, *, price: int = 0, **extra
     else:
         amount = price
         if error.key == CASH_SHORT:
-            short = int(error.params.get("short", 0)) or max(0, -price - _cash_of(state, actor))
+            short = cash_short(error) or max(0, -price - _cash_of(state, actor))
     return Offer(kind, action, events=events, refusal=error, amount=amount, short_by=short, **extra)
 
 

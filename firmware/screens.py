@@ -341,7 +341,7 @@ def deed_card(game: GameState, prop_id: str, ctx: g.Context) -> ScreenView:
     else:
         lines.append(t(ctx, "owner", player=game.players[ps.owner].name))
         if ps.mortgaged:
-            lines.append(t(ctx, "mortgaged_no_rent", amount=money(game.rules.lift_cost(prop.mortgage))))
+            lines.append(t(ctx, "mortgaged_no_rent", amount=money(offering.deed_facts(game, prop.id).lift_cost)))
         else:
             facts = offering.deed_facts(game, prop.id)
             if facts.rent is None:

@@ -195,9 +195,9 @@ def submit_once(action: Action, key: str, language: str) -> tuple[int, str, bool
         body: dict[str, Any] = {"error": error.key, "message": error.translated(language)}
         state = services().session.state
         actor = action.actor
-        if error.key == offering.CASH_SHORT and state is not None and actor in state.seats:
+        short = offering.cash_short(error)
+        if short and state is not None and actor in state.seats:
             # What would raise the cash, from the engine's offers (docs/phone.md, Refusals for cash).
-            short = int(error.params.get("short", 0))
             body["short_by"] = short
             body["raise"] = [raise_way(state, way, language) for way in offering.raise_cash(state, str(actor), short)]
         return error_status(error), json.dumps(body, ensure_ascii=False)
