@@ -90,7 +90,7 @@ def test_bad_input_is_a_clear_error_and_nothing_is_applied(line: str, message: s
 def test_a_script_must_start_with_new_game() -> None:
     result = banker("replay", "-", stdin='{"action": "salary", "player": "Ann"}\n')
     assert result.returncode == 1
-    assert result.stderr.startswith("line 1: A script starts with a new_game line.")
+    assert result.stderr.startswith("line 1: A script starts with a new game line.")
 
 
 def test_bad_new_game_lines() -> None:

@@ -3,7 +3,6 @@ script adds live updates and submits the same forms by fetch."""
 
 from __future__ import annotations
 
-import contextlib
 import json
 import re
 import secrets
@@ -14,9 +13,9 @@ from typing import Any
 from flask import Blueprint, Flask, Response, current_app, flash, redirect, render_template, request, session, url_for
 from werkzeug.wrappers import Response as BaseResponse
 
+from banker import offer as offering
 from banker.actions import Bundle, EndGame, NewGame, Trade, parse_action
 from banker.edition import available_editions, load_edition
-from banker.engine import apply
 from banker.errors import BadInput, BankerError, IllegalAction
 from banker.messages import LANGUAGES, label
 from banker.rules import ROUNDINGS, Rules
@@ -339,8 +338,9 @@ def end() -> str:
                             text("web_chart_label", who.lang))
     winner = None
     if state is not None and not state.ended:
-        with contextlib.suppress(BankerError):
-            winner = apply(state, EndGame())[0].winner
+        # Who wins if the game ends now: the engine's preview of ending it.
+        ending = offering.preview(state, EndGame())
+        winner = next((e.params.get("winner") for e in ending.events if e.kind == "game_over"), None)
     return page("end.html", standings=table, chart=chart, winner=winner)
 
 
