@@ -154,6 +154,22 @@ def test_amount_steps_and_acceleration(play: Play) -> None:
     assert "$351" in play.screen()
 
 
+def test_the_amount_hint_names_the_step_the_next_press_makes(play: Play) -> None:
+    play.do("tap:Ann", "tap:Bob")
+    assert "±10 " in play.screen()
+    play.do("up*5")
+    assert "$50" in play.screen() and "±100 " in play.screen()  # the sixth quick press adds 100
+    play.do("wait:1")
+    assert "±10 " in play.screen()  # a pause starts the run again
+
+
+def test_a_transfer_stops_at_the_payers_cash(play: Play) -> None:
+    play.do("tap:Ann", "tap:Bob", "up*40")
+    assert "$1,500" in play.screen() and "$6," not in play.screen()
+    play.do("ok", "ok")
+    assert play.cash("Ann") == 0 and play.cash("Bob") == 3000
+
+
 def test_go_pays_the_salary(play: Play) -> None:
     play.do("tap:Ann", "tap:go")
     assert "Salary for Ann" in play.screen() and "+$200" in play.screen()
