@@ -15,6 +15,7 @@ run in the project.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -455,6 +456,11 @@ def offer_for(state: GameState, action: Action, offers_: list[Offer]) -> Offer |
 
 # --- raising cash -------------------------------------------------------------------------------------
 def ways_to_raise(state: GameState, player: str) -> list[Offer]:
+    """Every way :func:`iter_ways_to_raise` finds, in its order."""
+    return list(iter_ways_to_raise(state, player))
+
+
+def iter_ways_to_raise(state: GameState, player: str) -> Iterator[Offer]:
     """The allowed offers that bring ``player`` cash from their deeds, the cheapest sacrifice first:
     mortgages of deeds whose group has no buildings (deeds outside a whole group first, smaller first),
     then one building off the highest street (a hotel broken down as the bank's houses allow, or the
@@ -469,8 +475,10 @@ def ways_to_raise(state: GameState, player: str) -> list[Offer]:
     bare = [p for p in owned if not state.props[p.number].mortgaged
             and not any(state.level(n) for n in edition.groups[p.group])]
     bare.sort(key=lambda p: (owns_group(p.number), p.mortgage))
-    out = [o for o in (make(state, "mortgage", Mortgage(player, p.id), price=p.mortgage) for p in bare)
-           if not o.refused]
+    for p in bare:
+        mortgage = make(state, "mortgage", Mortgage(player, p.id), price=p.mortgage)
+        if not mortgage.refused:
+            yield mortgage
     built = [p for p in owned if state.level(p.number)]
     done_groups: set[str] = set()
     for top in sorted({state.level(p.number) for p in built}, reverse=True):
@@ -480,7 +488,7 @@ def ways_to_raise(state: GameState, player: str) -> list[Offer]:
             sell = make(state, "sell_hotel" if state.props[prop.number].hotel else "sell_house",
                         SellBuilding(player, prop.id), price=buildings.sell_price(prop))
             if not sell.refused:
-                out.append(sell)
+                yield sell
                 done_groups.add(prop.group)
                 continue
             breakdown = buildings.shortage_breakdown(state, prop)
@@ -488,14 +496,13 @@ def ways_to_raise(state: GameState, player: str) -> list[Offer]:
                 down = make(state, "sell_down", SellBuildings(player, breakdown),
                             figures=(("levels", tuple(breakdown.items())),))
                 if not down.refused:
-                    out.append(down)
+                    yield down
                     done_groups.add(prop.group)
                     continue
             whole = make(state, "sell_all_buildings", SellAllBuildings(player, prop.id))
             if not whole.refused:
-                out.append(whole)
+                yield whole
                 done_groups.add(prop.group)
-    return out
 
 
 def raise_cash(state: GameState, player: str, short_by: int) -> list[Offer]:
@@ -503,7 +510,7 @@ def raise_cash(state: GameState, player: str, short_by: int) -> list[Offer]:
     they do not reach it)."""
     out: list[Offer] = []
     total = 0
-    for way in ways_to_raise(state, player):
+    for way in iter_ways_to_raise(state, player):
         if total >= short_by:
             break
         out.append(way)

@@ -41,7 +41,7 @@ from banker.engine import apply
 from banker.errors import BankerError
 from banker.invariants import invariant_errors
 from banker.ledger import Event
-from banker.offer import is_legal, ways_to_raise
+from banker.offer import is_legal, iter_ways_to_raise
 from banker.sim.movement import Table
 from banker.sim.strategies import Strategy
 from banker.state import GameState, PropertyState
@@ -329,10 +329,10 @@ class Game:
     def raise_money(self, seat: int) -> bool:
         """Take the engine's first way to raise cash (the cheapest sacrifice: a bare deed mortgaged, then
         one building sold, a hotel broken down as the bank's houses allow)."""
-        ways = ways_to_raise(self.state, self.name(seat))
-        if not ways or ways[0].action is None:
+        way = next(iter_ways_to_raise(self.state, self.name(seat)), None)
+        if way is None or way.action is None:
             return False
-        self.act(ways[0].action)
+        self.act(way.action)
         return True
 
     def owns_group(self, seat: int, prop: Property) -> bool:
