@@ -460,11 +460,15 @@ def ways_to_raise(state: GameState, player: str) -> list[Offer]:
     return list(iter_ways_to_raise(state, player))
 
 
-def iter_ways_to_raise(state: GameState, player: str) -> Iterator[Offer]:
+def iter_ways_to_raise(state: GameState, player: str, *, preview: bool = True) -> Iterator[Offer]:
     """The allowed offers that bring ``player`` cash from their deeds, the cheapest sacrifice first:
     mortgages of deeds whose group has no buildings (deeds outside a whole group first, smaller first),
     then one building off the highest street (a hotel broken down as the bank's houses allow, or the
-    group's buildings sold when nothing smaller works)."""
+    group's buildings sold when nothing smaller works).
+
+    ``preview=False`` leaves the mortgages of bare deeds unpreviewed (the rules allow them but while a high
+    bid depends on the cash): for a caller that acts on the first way at once and is told by the engine
+    if it was wrong (the bots)."""
     seat = state.seat(player)
     edition = state.edition
     owned = state.owned(seat)
@@ -476,6 +480,9 @@ def iter_ways_to_raise(state: GameState, player: str) -> Iterator[Offer]:
             and not any(state.level(n) for n in edition.groups[p.group])]
     bare.sort(key=lambda p: (owns_group(p.number), p.mortgage))
     for p in bare:
+        if not preview:
+            yield Offer("mortgage", Mortgage(player, p.id), amount=p.mortgage)
+            continue
         mortgage = make(state, "mortgage", Mortgage(player, p.id), price=p.mortgage)
         if not mortgage.refused:
             yield mortgage

@@ -329,7 +329,7 @@ class Game:
     def raise_money(self, seat: int) -> bool:
         """Take the engine's first way to raise cash (the cheapest sacrifice: a bare deed mortgaged, then
         one building sold, a hotel broken down as the bank's houses allow)."""
-        way = next(iter_ways_to_raise(self.state, self.name(seat)), None)
+        way = next(iter_ways_to_raise(self.state, self.name(seat), preview=False), None)
         if way is None or way.action is None:
             return False
         self.act(way.action)
