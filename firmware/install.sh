@@ -138,7 +138,7 @@ case "$CODENAME" in
         [ "$FORCE" = 1 ] || die "this is '$CODENAME'; the script knows Raspberry Pi OS bookworm and trixie (--force to go on)"
         echo "install.sh: '$CODENAME' is not bookworm or trixie; going on (--force)" >&2 ;;
 esac
-MODEL="$(tr -d '\0' < "$ROOT/proc/device-tree/model" 2>/dev/null || true)"
+MODEL="$(tr -d '\0' 2>/dev/null < "$ROOT/proc/device-tree/model" || true)"
 case "$MODEL" in
     "Raspberry Pi"*) say "$MODEL, $CODENAME" ;;
     *)

@@ -3,6 +3,7 @@ and it stays up; the table shows the fault, and uses the part once it answers.""
 
 from __future__ import annotations
 
+import contextlib
 import signal
 import subprocess
 import sys
@@ -27,13 +28,12 @@ from hardware.factory import TableConfig, open_table
 pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata is deprecated:DeprecationWarning")
 
 
-@pytest.fixture
-def program(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[tuple[subprocess.Popen[str], int, str]]:
-    absent: list[str] = request.param
-    options = [item for part in absent for item in ("--absent", part)]
+@contextlib.contextmanager
+def running(options: list[str], data_dir: Path) -> Iterator[tuple[subprocess.Popen[str], int, str]]:
+    """``banker run --emulated OPTIONS`` on 127.0.0.1 and a free port: the process, its port and join code."""
     process = subprocess.Popen(
         [sys.executable, "-m", "firmware.cli", "run", "--emulated", *options, "--host", "127.0.0.1", "--port", "0",
-         "--data-dir", str(tmp_path / "data")],
+         "--data-dir", str(data_dir)],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     assert process.stdout is not None
     port, code, text = announced_address(process.stdout, 60)
@@ -47,6 +47,13 @@ def program(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[tuple[su
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait(5)
+
+
+@pytest.fixture
+def program(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[tuple[subprocess.Popen[str], int, str]]:
+    absent: list[str] = request.param
+    with running([item for part in absent for item in ("--absent", part)], tmp_path / "data") as started:
+        yield started
 
 
 @pytest.mark.parametrize(
@@ -72,6 +79,24 @@ def test_banker_run_starts_without_the_part_the_phones_are_told_and_it_stays_up(
     assert process.poll() is None
     with opener.open(f"http://127.0.0.1:{port}/", timeout=10) as answer:
         assert answer.status == 200
+
+
+@pytest.mark.parametrize(
+    ("absent", "said"),
+    [("reader:1", "Reader 2 (SPI0 CE1) does not answer"), ("reader:3", "Reader 4 (SPI1 CE1) does not answer"),
+     ("display", "display does not answer")],
+)
+def test_a_table_installed_with_four_readers_starts_without_the_part_and_stays_up(
+    tmp_path: Path, absent: str, said: str
+) -> None:
+    from tests.firmware.test_install import fake_pi, install
+
+    root = fake_pi(tmp_path / "root")
+    result = install(root, "--spi1", "2cs", "--hotspot", "Cottage", "monopoly1")
+    assert result.returncode == 0, result.stderr
+    settings = root / "etc/table-banker/table.toml"
+    with running(["--config", str(settings), "--absent", absent], tmp_path / "data") as started:
+        test_banker_run_starts_without_the_part_the_phones_are_told_and_it_stays_up(started, said)
 
 
 @pytest.mark.parametrize(
