@@ -258,6 +258,8 @@ class Menu:
     """A line above the items (not selectable)."""
     seat: int = -1
     """The player the menu is for (bank card taps keep working from it)."""
+    deed: str = ""
+    """The deed of an owner's menu (its screen says what the next building pays back)."""
 
 
 @dataclass(frozen=True)
@@ -743,7 +745,7 @@ def _deed_menu(ctx: Context, seat: int, prop_id: str, back: Step, found: list[Of
         found = offering.deed_offers(game, game.players[seat].name, prop_id)
     items = [Item("offer", (), o) for o in found]
     items.append(Item("show_card", (), Waiting(Meaning("deed", square=prop.square), -1e9)))
-    return Menu("deed_menu", params(property=prop.name), tuple(items), back, seat=seat)
+    return Menu("deed_menu", params(property=prop.name), tuple(items), back, seat=seat, deed=prop.id)
 
 
 SQUARE_MENUS = {"go": "go_menu", "income_tax": "tax_menu", "luxury_tax": "tax_menu", "jail": "jail_menu",

@@ -41,6 +41,7 @@ from banker.actions import (
     Unmortgage,
     UseJailCard,
 )
+from banker.advisor import next_building_line
 from banker.board import moves_of
 from banker.errors import BankerError
 from banker.ledger import Event
@@ -304,8 +305,20 @@ def _menu(step: g.Menu, ctx: g.Context) -> ScreenView:
     lines = tuple(_item_text(item, ctx) for item in step.items)
     if not lines:
         return ScreenView(title=title, lines=(t(ctx, "menu_empty"),), footer=t(ctx, "footer_back"))
-    return ScreenView(title=title, lines=lines, highlight=min(step.index, len(lines) - 1),
+    hint = payback_line(ctx, step.seat, step.deed) if step.deed else None
+    above = () if hint is None else (hint,)
+    return ScreenView(title=title, lines=(*above, *lines), highlight=len(above) + min(step.index, len(lines) - 1),
                       footer=t(ctx, "footer_menu_ok"))
+
+
+def payback_line(ctx: g.Context, seat: int, prop_id: str) -> str | None:
+    """The owner's menu's line "Next house pays back in 9 throws" (the advisor's, in the table's
+    language), or ``None``: no next building on the street for this player, or a game without advice."""
+    game = ctx.game
+    if game is None or seat < 0:
+        return None
+    line = next_building_line(game, seat, game.edition.property(prop_id))
+    return None if line is None else render(*line, ctx.language)
 
 
 # --- a tag tapped first ----------------------------------------------------------------------------

@@ -166,9 +166,11 @@ def _body(view: ScreenView, font: Font, capacity: int) -> _Body:
     menu = view.highlight is not None
     text_width = WIDTH - 2 * MARGIN_X - (SCROLL_MARK_WIDTH if menu else 0)
     rows: list[tuple[str, bool]] = []
+    line_starts: list[int] = []
     highlight_first = highlight_last = 0
     for index, line in enumerate(view.lines):
         wrapped = wrap(drawable(line, font), font, text_width)
+        line_starts.append(len(rows))
         if index == view.highlight:
             highlight_first, highlight_last = len(rows), len(rows) + len(wrapped) - 1
         rows.extend((row, index == view.highlight) for row in wrapped)
@@ -176,7 +178,11 @@ def _body(view: ScreenView, font: Font, capacity: int) -> _Body:
         return _Body([])
     start = 0
     if menu and highlight_last >= capacity:
-        start = min(highlight_first, highlight_last - capacity + 1)
+        # The top row is a line's first row (never the end of a wrapped sentence), as far down as
+        # the highlighted line needs.
+        start = min((first for first in line_starts if first >= highlight_last - capacity + 1),
+                    default=highlight_first)
+        start = min(start, highlight_first)
     visible = rows[start : start + capacity]
     more_below = start + capacity < len(rows)
     if more_below and not menu:

@@ -116,8 +116,8 @@ def test_the_owners_menu_line():
     assert key == "advisor_next_house" and params == {"count": math.floor(throws + 0.5)}
     assert render(key, params, "en") == f"Next house pays back in {params['count']} throws"
     assert render(key, {"count": 1}, "en") == "Next house pays back in 1 throw"
-    assert render(key, {"count": 9}, "ru") == "Следующий дом окупится за 9 бросков"
-    assert render(key, {"count": 3}, "ru") == "Следующий дом окупится за 3 броска"
+    assert render(key, {"count": 9}, "ru") == "Новый дом окупится за 9 бросков"
+    assert render(key, {"count": 3}, "ru") == "Новый дом окупится за 3 броска"
     # No line: another player's group, a group not whole, a hotel, a game without advice.
     assert next_building_line(state, 1, new_york) is None
     assert next_building_line(game([Buy("Ann", "new_york")]), 0, new_york) is None

@@ -5,6 +5,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
+
+from banker.advisor import next_building_line
+from banker.messages import render
 from tests.firmware.conftest import Play
 
 
@@ -131,6 +135,66 @@ def test_building_evenly_and_the_refusal_explained(play: Play) -> None:
     assert "error" in play.beeps
     assert play.cash("Ann") == cash
     assert play.json()["properties"]["baltic"]["houses"] == 1
+
+
+ORANGE = ("st_james", "tennessee", "new_york")
+
+
+def orange_with_two_houses_each(game: Play, build: str = "Build house") -> None:
+    for street in ORANGE:
+        game.do("tap:Ann", f"tap:{street}", "ok", "wait:4")
+    for _ in range(2):
+        for street in ORANGE:
+            game.do("tap:Ann", f"tap:{street}")
+            game.choose(build)
+            game.do("ok", "wait:4")
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [("en", "Next house pays back in 9 throws"), ("ru", "Новый дом окупится за 9 бросков")],
+)
+def test_the_owners_menu_says_what_the_next_house_pays_back(make_play: Any, language: str, said: str) -> None:
+    game = make_play("Ann", "Bob", "Cy", language=language)
+    orange_with_two_houses_each(game, render("table_item_build_house", {"amount": ""}, language).strip())
+    assert [game.json()["properties"][street]["houses"] for street in ORANGE] == [2, 2, 2]
+    game.do("tap:Ann", "tap:new_york")
+    view = game.script.loop.view
+    # The article's figure: the orange third houses pay back in 9.44 throws of the two opponents.
+    line = next_building_line(game.state, 0, game.state.edition.property("new_york"))
+    assert line == ("advisor_next_house", {"count": 9})
+    assert view.lines[0] == said == render(*line, language)
+    assert view.lines[1] == render("table_item_collect_rent", {}, language)
+    assert view.highlight == 1  # the cursor is on the first item, below the line
+    game.do("ok")  # OK takes that item, not the line
+    assert game.flat().startswith(game.state.edition.property("new_york").name)
+    assert render("table_collects_from", {"player": "Ann"}, language) in game.flat()
+
+
+@pytest.mark.parametrize("language", ["en", "ru", "bg"])
+def test_the_payback_line_leaves_room_for_the_menus_first_item(language: str) -> None:
+    from hardware.display import MARGIN_X, SCROLL_MARK_WIDTH, WIDTH, drawable, load_font, wrap
+
+    font = load_font(12)
+    for key in ("advisor_next_house", "advisor_next_hotel"):
+        for count in (1, 3, 9, 21, 193, 1000):
+            text = render(key, {"count": count}, language)
+            rows = wrap(drawable(text, font), font, WIDTH - 2 * MARGIN_X - SCROLL_MARK_WIDTH)
+            assert len(rows) <= 2, rows  # of the three body rows: the first item shows with it
+
+
+def test_the_owners_menu_has_no_advice_line_without_advice_or_a_building(make_play: Any) -> None:
+    quiet = make_play("Ann", "Bob", "Cy", advice=False)
+    orange_with_two_houses_each(quiet)
+    advised = make_play("Ann", "Bob", "Cy")
+    orange_with_two_houses_each(advised)
+    quiet.do("tap:Ann", "tap:new_york")
+    advised.do("tap:Ann", "tap:new_york")
+    assert quiet.script.loop.view.lines == advised.script.loop.view.lines[1:]  # nothing else changes
+    assert not any("pays back" in line for line in quiet.script.loop.view.lines)
+    single = make_play("Ann", "Bob")
+    single.do("tap:Ann", "tap:boardwalk", "ok", "wait:4", "tap:Ann", "tap:boardwalk")
+    assert "pays back" not in single.flat()  # no building on a group not whole
 
 
 def test_a_transfer_with_the_amount_on_the_buttons(play: Play) -> None:

@@ -103,6 +103,16 @@ def test_a_menu_scrolls_to_the_highlighted_line_and_marks_what_is_hidden() -> No
     assert read_row(image, 38, inverted=True) == as_read("Пункт 5".ljust(20) + "▼")
 
 
+def test_a_menu_scrolled_down_starts_at_a_line_never_at_the_end_of_a_wrapped_one() -> None:
+    lines = ("Новый дом окупится за 9 бросков", "Пункт 1", "Пункт 2", "Пункт 3")  # the first takes two rows
+    image = render_view(ScreenView(title="Меню", lines=lines, highlight=2, footer="OK"))
+    assert read_row(image, 14) == as_read("Пункт 1".ljust(20) + "▲")  # not "за 9 бросков"
+    assert read_row(image, 26, inverted=True) == as_read("Пункт 2")
+    assert read_row(image, 38) == as_read("Пункт 3")
+    opened = render_view(ScreenView(title="Меню", lines=lines, highlight=1, footer="OK"))
+    assert read_row(opened, 14) == as_read("Новый дом окупится")  # the whole line while it fits
+
+
 def test_a_menu_that_fits_has_no_scroll_marks() -> None:
     image = render_view(ScreenView(lines=("Да", "Нет"), highlight=0))
     assert read_row(image, 0, inverted=True) == as_read("Да")
