@@ -67,6 +67,9 @@ def test_the_unit_runs_banker_run_as_the_service_user_with_its_state_directory()
     assert settings["Restart"] == "on-failure"
     assert settings["KillSignal"] == "SIGTERM"
     assert "PrivateDevices" not in settings
+    # Restarted for as long as it takes, never left in start-limit-hit: a part may come back.
+    unit_section = lines[lines.index("[Unit]"):lines.index("[Service]")]
+    assert "StartLimitIntervalSec=0" in unit_section
 
 
 @pytest.mark.parametrize(
