@@ -66,6 +66,13 @@ CREATE TABLE IF NOT EXISTS tags (
     meaning TEXT NOT NULL UNIQUE,
     added REAL NOT NULL
 );
+CREATE TABLE IF NOT EXISTS table_log (
+    game_id INTEGER NOT NULL,
+    seq INTEGER NOT NULL,
+    at REAL NOT NULL,
+    key TEXT NOT NULL,
+    params TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS requests (
     key TEXT PRIMARY KEY,
     status INTEGER NOT NULL,
@@ -145,6 +152,17 @@ class Damage:
     key: str
     params: dict[str, str]
     found: float
+
+
+@dataclass(frozen=True, slots=True)
+class TableLogEntry:
+    """A line the table added to a game's log that is no action (a tag re-taught): after action ``seq``,
+    at the time ``at``, the kind ``key`` with its ``params``."""
+
+    seq: int
+    at: float
+    key: str
+    params: dict[str, object]
 
 
 def _unusable(path: str, error: sqlite3.Error) -> str:
@@ -395,6 +413,41 @@ class Journal:
             except BaseException:
                 self._db.execute("ROLLBACK")
                 raise
+
+    def retag(self, uid: str, meaning: str, previous: str, other: str | None, *, game_id: int, seq: int,
+              at: float) -> None:
+        """Re-teach the tag ``uid`` (it meant ``previous``) as ``meaning``; the tag ``other`` that meant
+        ``meaning`` takes ``previous``. One transaction with its line in the game's table log."""
+        params = json.dumps({"uid": uid, "meaning": meaning, "previous": previous, "other": other})
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                self._db.execute("DELETE FROM tags WHERE meaning IN (?, ?) OR uid IN (?, ?)",
+                                 (meaning, previous, uid, other or uid))
+                self._db.execute("INSERT INTO tags (uid, meaning, added) VALUES (?, ?, ?)", (uid, meaning, at))
+                if other is not None and other != uid:
+                    self._db.execute("INSERT INTO tags (uid, meaning, added) VALUES (?, ?, ?)", (other, previous, at))
+                self._db.execute("INSERT INTO table_log (game_id, seq, at, key, params) VALUES (?, ?, ?, ?, ?)",
+                                 (game_id, seq, at, "retaught", params))
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+
+    def table_log(self, game_id: int) -> list[TableLogEntry]:
+        """The table's own lines in the log of game ``game_id``, oldest first."""
+        with self._lock:
+            rows = self._db.execute("SELECT seq, at, key, params FROM table_log WHERE game_id = ? ORDER BY at, rowid",
+                                    (game_id,)).fetchall()
+        entries = []
+        for seq, at, key, params in rows:
+            try:
+                values = json.loads(params)
+            except ValueError:
+                continue
+            if isinstance(values, dict):
+                entries.append(TableLogEntry(int(seq), float(at), str(key), values))
+        return entries
 
     def delete_tag(self, uid: str) -> None:
         with self._lock:

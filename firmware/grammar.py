@@ -44,7 +44,8 @@ from banker.messages import LANGUAGES
 from banker.offer import Offer
 from banker.state import GameState
 from firmware.moves import notice_seconds
-from firmware.tags import DEED_SQUARES, SPECIAL_SQUARES, Meaning, TagSet, all_meanings
+from firmware.tags import DEED_SQUARES, SPECIAL_SQUARES, Meaning, TagSet, all_meanings, label, parse_meaning
+from firmware.voice import SpeechSettings
 
 DEDUPE_S = 1.5
 """The same tag seen again within this time is the same tap (a card lifted and put down again)."""
@@ -200,7 +201,25 @@ class StartTimer:
     minutes: int
 
 
-Effect = Submit | Beep | Enroll | Answer | SetLanguage | SwitchGame | StartTimer
+@dataclass(frozen=True)
+class Retag:
+    """Re-teach the tag ``uid`` as ``meaning`` (it was ``previous``); the tag ``other`` that had
+    ``meaning`` until now takes ``previous`` (two stickers swapped at enrollment are fixed at once)."""
+
+    uid: str
+    meaning: str
+    previous: str
+    other: str | None = None
+
+
+@dataclass(frozen=True)
+class SetSpeech:
+    """The speaker's new settings (on or off, volume, voice)."""
+
+    settings: SpeechSettings
+
+
+Effect = Submit | Beep | Enroll | Answer | SetLanguage | SwitchGame | StartTimer | Retag | SetSpeech
 
 
 # --- what the grammar reads ------------------------------------------------------------------------
@@ -221,6 +240,8 @@ class Context:
     join_url: str = ""
     wifi_join: str = ""
     """The Wi-Fi QR code's text (``WIFI:T:WPA;S:…;P:…;;``) while the table runs its own hotspot."""
+    speech: SpeechSettings | None = None
+    """The speaker's settings; ``None`` when the table has no speaker."""
 
     @property
     def edition(self) -> Edition:
@@ -416,6 +437,9 @@ class GrammarState:
     """A timed game has given its five-minute warning."""
     time_up: bool = False
     """A timed game's time is up and the table has said what must be settled before the count."""
+    tapped: str = ""
+    """The UID of the tag whose tap opened the current screen (empty once a button was pressed):
+    holding OK there re-teaches that tag."""
 
 
 Out = tuple[GrammarState, list[Effect]]
@@ -428,7 +452,12 @@ def params(**values: Any) -> tuple[tuple[str, Any], ...]:
 # --- the step function -----------------------------------------------------------------------------
 def step(gs: GrammarState, event: Input, ctx: Context) -> Out:
     """The one function of the grammar: the next state and the effects for ``event``."""
-    gs, effects = _step(gs, event, ctx)
+    local = _local_press(gs, event, ctx) if isinstance(event, Press) else None
+    gs, effects = local if local is not None else _step(gs, event, ctx)
+    if isinstance(event, TapIn):
+        gs = replace(gs, tapped=event.meaning.uid)
+    elif isinstance(event, Press) and gs.tapped:
+        gs = replace(gs, tapped="")
     current = gs.step
     if isinstance(current, Notice) and current.since == 0.0:
         # A message lasts longer when it is long: the screen scrolls through it.
@@ -923,6 +952,8 @@ def setup_menu(ctx: Context, back: Step) -> Menu:
     items.append(Item("setup_language", (), Menu("setup_language", (), languages, back)))
     if ctx.join_url:
         items.append(Item("setup_phones", (), ShowJoin(back, page=0 if ctx.wifi_join else 1)))
+    if ctx.speech is not None:
+        items.append(Item("setup_speech", (), speech_menu(ctx.speech, back)))
     return Menu("setup", (), tuple(items), back)
 
 
@@ -1258,3 +1289,84 @@ _HANDLERS: dict[type, Any] = {
     NewGameWizard: _wizard_press,
     ShowJoin: _join_press,
 }
+
+
+# --- presses handled before the steps' own: re-teaching a tag, the speaker's settings ----------------
+RETAG_FROM = (Waiting, Confirm, Dice, Menu, PlayerStep, Notice, RentFrom)
+"""Screens a tap opens on which holding OK re-teaches the tapped tag (an amount keeps its long OK,
+which changes the step; an unknown tag's screen teaches it with OK)."""
+
+
+def _local_press(gs: GrammarState, press: Press, ctx: Context) -> Out | None:
+    """Hold OK on the screen a tap opened: what is this tag really? And OK on an item of those menus
+    or of the speaker's menu. ``None``: the press is the steps' own."""
+    current = gs.step
+    if press.button != "ok":
+        return None
+    if press.long:
+        meaning = ctx.tags.meaning_of(gs.tapped) if gs.tapped else None
+        if meaning is None or not isinstance(current, RETAG_FROM) or _is_retag_menu(current):
+            return None
+        return _go(replace(gs, last_input=ctx.now), retag_menu(gs.tapped, meaning, ctx, current), Beep("attention"))
+    if not isinstance(current, Menu) or not current.items:
+        return None
+    target = current.items[min(current.index, len(current.items) - 1)].target
+    gs = replace(gs, last_input=ctx.now)
+    if isinstance(target, Retag):
+        what = label(target.meaning, ctx.edition, ctx.players(), ctx.language)
+        if target.other is not None:
+            was = label(target.previous, ctx.edition, ctx.players(), ctx.language)
+            notice = Notice("retaught_swap", params(what=what, other=was), until=ctx.now + NOTICE_S + 2, then=Idle())
+        else:
+            notice = Notice("retaught", params(what=what), until=ctx.now + NOTICE_S, then=Idle())
+        return _go(gs, notice, target, Beep("confirm"))
+    if isinstance(target, SetSpeech):
+        menu = replace(speech_menu(target.settings, current.back), index=current.index)
+        return _go(gs, menu, target, Beep("confirm"))
+    return None
+
+
+def _is_retag_menu(step: Step) -> bool:
+    return isinstance(step, Menu) and step.title_key.startswith("retag")
+
+
+def _retag_items(uid: str, previous: str, meanings: list[str], ctx: Context) -> tuple[Item, ...]:
+    return tuple(Item("enroll_as", params(meaning=m), Retag(uid, m, previous, ctx.tags.uid_of(m)))
+                 for m in meanings if m != previous)
+
+
+def retag_menu(uid: str, meaning: str, ctx: Context, back: Step) -> Menu:
+    """What the tag ``uid`` (read as ``meaning``) really is: the others of its kind, the cursor near
+    it, then every other kind."""
+    parsed = parse_meaning(meaning)
+    edition = ctx.edition
+    decks = {deck: [f"card:{deck}:{c.id}" for c in edition.decks[deck]] for deck in ("chance", "community_chest")}
+    kinds: dict[str, list[str]] = {
+        "player": [f"player:{n}" for n in range(1, 9)],
+        "deed": [f"deed:{sq}" for sq in DEED_SQUARES],
+        "square": [f"square:{name}" for name in SPECIAL_SQUARES],
+    }
+    same = decks[parsed.deck] if parsed.kind == "card" else kinds[parsed.kind]
+    items = list(_retag_items(uid, meaning, same, ctx))
+    index = min(same.index(meaning), max(0, len(items) - 1)) if meaning in same else 0
+    others = [Item("enroll_bank_card", (), Menu("retag_pick", (), _retag_items(uid, meaning, kinds["player"], ctx),
+                                                back)),
+              Item("enroll_deed", (), Menu("retag_pick", (), _retag_items(uid, meaning, kinds["deed"], ctx), back)),
+              Item("enroll_special", (), Menu("retag_pick", (), _retag_items(uid, meaning, kinds["square"], ctx),
+                                              back))]
+    for deck, cards in decks.items():
+        others.append(Item("enroll_printed", params(deck=edition.deck_names[deck]),
+                           Menu("retag_pick", (), _retag_items(uid, meaning, cards, ctx), back)))
+    items.append(Item("retag_other", (), Menu("retag_kind", (), tuple(others), back)))
+    what = label(meaning, edition, ctx.players(), ctx.language)
+    return Menu("retag_what", params(what=what), tuple(items), back, index=index)
+
+
+def speech_menu(settings: SpeechSettings, back: Step) -> Menu:
+    """The speaker's settings at the table: on or off, louder, quieter, the voice."""
+    voice = "woman" if settings.voice == "man" else "man"
+    items = (Item("speech_on" if settings.on else "speech_off", (), SetSpeech(settings.changed(on=not settings.on))),
+             Item("speech_louder", params(volume=settings.volume), SetSpeech(settings.louder())),
+             Item("speech_quieter", params(volume=settings.volume), SetSpeech(settings.louder(-1))),
+             Item("speech_voice_" + settings.voice, (), SetSpeech(settings.changed(voice=voice))))
+    return Menu("speech", (), items, back)

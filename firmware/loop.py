@@ -34,11 +34,14 @@ from firmware import grammar as g
 from firmware import screens
 from firmware.tags import TagError, TagSet, label, parse_meaning, simulated_tags
 from firmware.texts import PREFIX
+from firmware.voice import SETTING as SPEECH_SETTING
+from firmware.voice import SpeechSettings, sentence
 from hardware.display import ScreenView, render_view
 from hardware.errors import HardwareError
 from hardware.factory import Table
 from hardware.iso14443 import format_uid
 from hardware.oled import SimulatedDisplay
+from hardware.speaker import SpeechQueue
 from hardware.taps import SimulatedReader
 
 if TYPE_CHECKING:
@@ -114,6 +117,7 @@ class TableLoop:
         clock: Callable[[], float] = time.monotonic,
         join_code: str = "",
         join_url: str = "",
+        speech: SpeechSettings | None = None,
     ) -> None:
         self.session = session
         self.table = table
@@ -155,6 +159,13 @@ class TableLoop:
         self._last_clock = clock()
         self.screens_shown = 0
         self._known_faults: set[int] = set()
+        self._log_listeners: list[Callable[[], None]] = []
+        self.speech: SpeechQueue | None = SpeechQueue(table.speaker) if table.speaker is not None else None
+        """What the speaker says goes through this queue (``None``: the table has no speaker)."""
+        self.speech_settings: SpeechSettings | None = None
+        if self.speech is not None:
+            self.speech_settings = SpeechSettings.from_json(self.journal.setting(SPEECH_SETTING),
+                                                            speech or SpeechSettings())
         self._unsubscribe = session.subscribe(self._on_game_change)
 
     # --- the context the grammar reads ----------------------------------------------------------
@@ -171,6 +182,7 @@ class TableLoop:
             join_code=self.join_code,
             join_url=self.join_url,
             wifi_join=self.wifi_join,
+            speech=self.speech_settings,
         )
 
     # --- one input ------------------------------------------------------------------------------
@@ -289,7 +301,80 @@ class TableLoop:
             self.timer = GameTimer(effect.minutes * 60.0)
             self._timer_game = self.session.game_id
             self._save_timer()
+        elif isinstance(effect, g.Retag):
+            self._retag(effect)
+        elif isinstance(effect, g.SetSpeech):
+            self.set_speech(effect.settings)
         return True
+
+    # --- a tag re-taught from its screen --------------------------------------------------------
+    def _retag(self, effect: g.Retag) -> None:
+        """The tag is what the players picked, the tag that had that meaning takes the old one, and
+        the game's log says so (the banker's phone shows it under the last action)."""
+        game_id, state = self.session.game_id, self.session.state
+        self.journal.retag(effect.uid, effect.meaning, effect.previous, effect.other,
+                           game_id=game_id if game_id is not None else 0,
+                           seq=state.seq if state is not None else 0, at=time.time())
+        self.tags.add(effect.uid, effect.meaning)
+        if effect.other is not None and effect.other != effect.uid:
+            self.tags.add(effect.other, effect.previous)
+        log.info("tag %s re-taught as %s (it was %s)%s", effect.uid, effect.meaning, effect.previous,
+                 f"; tag {effect.other} is now {effect.previous}" if effect.other else "")
+        for listener in list(self._log_listeners):
+            listener()
+
+    def table_log(self, language: str) -> list[tuple[int, str]]:
+        """The table's own lines in the current game's log (tags re-taught), each after the action
+        number it followed: ``[(12, "Tag D0:00:00:03 re-taught at the table: …")]``."""
+        from banker.messages import render
+
+        game_id = self.session.game_id
+        game = self.session.state
+        edition = game.edition if game is not None else load_edition("us")
+        players = tuple(p.name for p in game.players) if game is not None else ()
+        lines: list[tuple[int, str]] = []
+        for entry in self.journal.table_log(game_id if game_id is not None else 0):
+            if entry.key != "retaught":
+                continue
+            values = dict(entry.params)
+            try:
+                what = label(str(values["meaning"]), edition, players, language)
+                was = label(str(values["previous"]), edition, players, language)
+            except (KeyError, TagError):
+                continue
+            other = values.get("other")
+            key = "web_log_retaught_swap" if other else "web_log_retaught"
+            lines.append((entry.seq, render(key, {"uid": values.get("uid", ""), "what": what, "was": was,
+                                                  "other_uid": other or ""}, language)))
+        return lines
+
+    def add_log_listener(self, callback: Callable[[], None]) -> Callable[[], None]:
+        """Call ``callback()`` after the table adds a line to the log (it must only enqueue)."""
+        self._log_listeners.append(callback)
+
+        def remove() -> None:
+            if callback in self._log_listeners:
+                self._log_listeners.remove(callback)
+
+        return remove
+
+    # --- the speaker ----------------------------------------------------------------------------
+    def say(self, text: str) -> None:
+        """Say ``text`` in the table's language if the speaker is on (never waits for it)."""
+        settings = self.speech_settings
+        if self.speech is not None and settings is not None and settings.on and text:
+            self.speech.say(settings.utterance(text, self.language))
+
+    def set_speech(self, settings: SpeechSettings) -> None:
+        """New speaker settings, kept in the journal; the speaker says a sample at the new volume."""
+        from banker.messages import render
+
+        if self.speech is None:
+            raise ValueError("this table has no speaker")
+        self.speech_settings = settings
+        self.journal.set_setting(SPEECH_SETTING, settings.to_json())
+        self.say(render("say_speech_sample", {"volume": settings.volume}, self.language))
+        self.inbox.put(_Redraw())
 
     def _after_submit(self, action: Any, events: tuple[Event, ...]) -> None:
         if isinstance(action, NewGame):
@@ -366,6 +451,8 @@ class TableLoop:
     # --- feeding the loop -----------------------------------------------------------------------
     def _on_game_change(self, state: GameState, events: tuple[Event, ...], action: Any) -> None:
         self.inbox.put(_Redraw())  # runs under the session's lock: only enqueue
+        if self.speech is not None:
+            self.say(sentence(state.edition, events, self.language))  # every action, the phones' too
 
     def pump(self) -> int:
         """Move every waiting tap and button event into the grammar (synchronous use); returns how many."""
@@ -445,6 +532,8 @@ class TableLoop:
             thread.join(timeout=2)
         self._threads.clear()
         self._unsubscribe()
+        if self.speech is not None:
+            self.speech.close()
 
     # --- TablePort: what the phone page may do --------------------------------------------------
     def cards(self) -> list[CardInfo]:

@@ -35,6 +35,7 @@ from hardware.errors import HardwareError
 from hardware.nfc import DEFAULT_RST_PIN, RX_GAINS, Mfrc522Reader
 from hardware.oled import Oled, OledChip, SimulatedDisplay, open_luma_device
 from hardware.protocols import Controls, Display, TagReader
+from hardware.speaker import EspeakSpeaker, SimulatedSpeaker, Speaker, SpeakerConfig
 from hardware.taps import (
     MISSES_TO_REMOVE,
     POLL_INTERVAL_S,
@@ -104,6 +105,8 @@ class TableConfig:
     same_card_cooldown_s: float = SAME_CARD_COOLDOWN_S
     """The same card on the same reader again within this long of its tap does not tap again."""
     hold_time_s: float = 1.0
+    speaker: SpeakerConfig | None = None
+    """The speaker (``None``: the table has none). A simulated table always has its simulated twin."""
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any]) -> TableConfig:
@@ -124,7 +127,7 @@ class TableConfig:
             raise ValueError(f"unknown table settings: {sorted(unknown)}; known: {sorted(known)}")
         config = cls()
         values: dict[str, Any] = {
-            key: value for key, value in data.items() if key not in ("readers", "display", "controls")
+            key: value for key, value in data.items() if key not in ("readers", "display", "controls", "speaker")
         }
         if "readers" in data:
             values["readers"] = tuple(_build(ReaderConfig, item) for item in data["readers"])
@@ -135,6 +138,8 @@ class TableConfig:
             if "leds" in controls:
                 controls["leds"] = tuple(dict(controls["leds"]).items())
             values["controls"] = _build(ControlPins, controls)
+        if "speaker" in data:
+            values["speaker"] = speaker_config(data["speaker"])
         config = replace(config, **values)
         config.validate()
         return config
@@ -182,6 +187,30 @@ class TableConfig:
                     f"reader {index}: rx_gain_db is one of {sorted(RX_GAINS)} (dB), not {reader.rx_gain_db}")
         for role, pin in self.controls.assigned().items():
             claim(pin, role)
+        if self.speaker is not None:
+            self.speaker.validate()
+            for role, pin in self.speaker.assigned().items():
+                claim(pin, role)
+
+
+def speaker_config(data: Any) -> SpeakerConfig | None:
+    """``[hardware] speaker``: a table of :class:`~hardware.speaker.SpeakerConfig` fields, the output
+    alone (``speaker = "i2s"``), or ``false`` for none.
+
+    Raises:
+        ValueError: anything else, or unknown fields.
+    """
+    if data is False or data is None:
+        return None
+    if isinstance(data, SpeakerConfig):
+        return data
+    if isinstance(data, str):
+        return SpeakerConfig(output=data)  # type: ignore[arg-type]
+    if isinstance(data, Mapping):
+        built: SpeakerConfig = _build(SpeakerConfig, data)
+        return built
+    raise ValueError(f"speaker is a table such as {{output = \"jack\", volume = 80}}, an output "
+                     f"(\"jack\", \"usb\", \"i2s\") or false, not {data!r}")
 
 
 def _build(cls: Any, data: Any) -> Any:
@@ -246,6 +275,8 @@ class Table:
     display: Display
     controls: Controls
     emulation: Emulation | None = None
+    speaker: Speaker | None = None
+    """The speaker (:mod:`hardware.speaker`), or ``None`` when the table has none."""
     _cleanup: contextlib.ExitStack = field(default_factory=contextlib.ExitStack, repr=False)
 
     def faults(self) -> dict[str, HardwareError]:
@@ -343,7 +374,7 @@ def _open_simulated(config: TableConfig, stack: contextlib.ExitStack) -> Table:
     stack.callback(display.close)
     controls = SimulatedControls()
     stack.callback(controls.close)
-    return Table("simulated", readers, hub, display, controls)
+    return Table("simulated", readers, hub, display, controls, speaker=SimulatedSpeaker())
 
 
 def _open_pi(config: TableConfig, stack: contextlib.ExitStack) -> Table:
@@ -351,7 +382,22 @@ def _open_pi(config: TableConfig, stack: contextlib.ExitStack) -> Table:
     readers = _open_readers(config, stack)
     hub = _hub(config, readers, stack)
     controls = _controls_or_stand_in(config, stack)
-    return Table("pi", readers, hub, display, controls)
+    return Table("pi", readers, hub, display, controls, speaker=open_speaker(config))
+
+
+def open_speaker(config: TableConfig) -> EspeakSpeaker | None:
+    """espeak-ng and aplay on the configured ALSA device, or ``None`` when the table has no speaker.
+    Missing programs do not stop the table (it plays on silently; the log and ``banker check`` say
+    what to install)."""
+    settings = config.speaker
+    if settings is None:
+        return None
+    speaker = EspeakSpeaker(device=settings.device, rate=settings.rate)
+    missing = speaker.missing()
+    if missing:
+        log.error("the speaker needs %s: sudo apt install espeak-ng alsa-utils; the table plays on silently",
+                  " and ".join(missing))
+    return speaker
 
 
 def _display_or_stand_in(opener: Callable[[], Display], stack: contextlib.ExitStack,
@@ -516,4 +562,5 @@ def _open_emulated(config: TableConfig, stack: contextlib.ExitStack, absent: Seq
     controls = GpioControls(config.controls, pin_factory=factory, hold_time=config.hold_time_s)
     stack.callback(controls.close)
     emulation = Emulation(chips=chips, spi=spi, i2c=i2c, pin_factory=factory, gpio=gpio, unplugged=unplugged)
-    return Table("emulated", readers, hub, display, controls, emulation)
+    speaker = SimulatedSpeaker() if config.speaker is not None else None
+    return Table("emulated", readers, hub, display, controls, emulation, speaker=speaker)

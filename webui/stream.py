@@ -66,12 +66,19 @@ class Broker:
         self._unsubscribe: list[Callable[[], None]] = [session.subscribe(self._on_action)]
         if table is not None and table.simulated:
             self._unsubscribe.append(table.add_frame_listener(self._on_frame))
+        log_listener = getattr(table, "add_log_listener", None)
+        if log_listener is not None:
+            self._unsubscribe.append(log_listener(self._on_table_log))
 
     # --- producers (must only enqueue) -----------------------------------------------------------
     def _on_action(self, state: GameState, events: tuple[Event, ...], action: Action) -> None:
         item: Item = ("state", (self.session.game_id, state, events, action))
         for client in self._clients:
             client.offer(item)
+
+    def _on_table_log(self) -> None:
+        for client in self._clients:
+            client.offer(("log", None))
 
     def _on_frame(self, number: int) -> None:
         for client in self._clients:
@@ -206,6 +213,7 @@ class Broker:
         done: list[tuple[Action, tuple[Event, ...]]] = []
         frame: int | None = None
         trades = False
+        table_log = False
         for kind, payload in items:
             if kind == "bye":
                 return None
@@ -221,6 +229,8 @@ class Broker:
                 parts.append(f"event: role\ndata: {json.dumps({'banker': payload})}\n\n")
             elif kind == "trades":
                 trades = True
+            elif kind == "log":
+                table_log = True
         if client.resync:
             client.resync = False
             current = self._current(client.lang, resync=True)
@@ -230,6 +240,8 @@ class Broker:
             parts.insert(0, self._state_message(latest[0], latest[1], done, client.lang))
         if trades and latest is None:
             parts.append("event: trades\ndata: {}\n\n")
+        if table_log:
+            parts.append("event: log\ndata: {}\n\n")
         if frame is not None:
             parts.append(f"event: frame\ndata: {frame}\n\n")
         return "".join(parts)

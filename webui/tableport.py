@@ -97,6 +97,16 @@ class TablePort(Protocol):
         """
         ...
 
+    def table_log(self, language: str) -> list[tuple[int, str]]:
+        """The table's own lines in the current game's log (a tag re-taught at the table), each with the
+        number of the action it came after."""
+        ...
+
+    def add_log_listener(self, callback: Callable[[], None]) -> Callable[[], None]:
+        """Call ``callback()`` after the table adds a line to the log (it must only enqueue); returns a
+        function that removes the listener."""
+        ...
+
     def ask_banker(self, who: str, answer: Callable[[bool], None]) -> None:
         """Ask at the table whether the phone ``who`` may act as the banker: the OLED shows the
         question until OK (``answer(True)``), Cancel or 30 s without an answer (``answer(False)``).

@@ -201,7 +201,8 @@ def damage_text(language: str) -> str:
 
 
 def history_rows(language: str, last: int | None = None) -> list[dict[str, Any]]:
-    """The game's actions with their log lines (only the ``last`` ones if given)."""
+    """The game's actions with their log lines (only the ``last`` ones if given); ``table``: the lines the
+    table added after each (a tag re-taught at the table)."""
     svc = services()
     game_id, state = svc.session.game_id, svc.session.state
     if game_id is None or state is None:
@@ -209,6 +210,10 @@ def history_rows(language: str, last: int | None = None) -> list[dict[str, Any]]
     rows = []
     since = max(0, state.seq - last + 1) if last is not None else 0
     undone = undone_seqs(svc.session.journal.rows(game_id, 0))
+    table_lines: dict[int, list[str]] = {}
+    table_log = getattr(svc.table, "table_log", None)
+    for after, line in table_log(language) if table_log is not None else ():
+        table_lines.setdefault(after, []).append(line)
     for seq, action_text, events_text, at in svc.session.journal.rows(game_id, since):
         try:
             events = [Event.from_json(e) for e in json.loads(events_text)]
@@ -216,11 +221,13 @@ def history_rows(language: str, last: int | None = None) -> list[dict[str, Any]]
             rows.append({"seq": seq, "action": action, "at": at, "undone": seq in undone,
                          "title": describe_action_json(state.edition, action, language, state.rules.hotel_level),
                          "log": log_lines(state.edition, [e for e in events if e.kind != "board"], language),
-                         "board": board_line(state.edition, moves_of(events), language)})
+                         "board": board_line(state.edition, moves_of(events), language),
+                         "table": table_lines.get(seq, [])})
         except (ValueError, TypeError, KeyError, AttributeError):
             # A row whose saved log was damaged (the action itself replayed): its line says so.
             rows.append({"seq": seq, "action": {}, "title": "", "at": at,
-                         "log": [text("web_entry_unreadable", language)], "board": "", "undone": seq in undone})
+                         "log": [text("web_entry_unreadable", language)], "board": "", "undone": seq in undone,
+                         "table": table_lines.get(seq, [])})
     return rows
 
 

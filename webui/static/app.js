@@ -144,6 +144,7 @@
       if (shown !== data.game + "-" + data.seq) { refresh(); }
     });
     stream.addEventListener("trades", refresh);
+    stream.addEventListener("log", refresh);  // the table added a line (a tag re-taught)
     stream.addEventListener("role", function () {
       fetch("/api/me", { credentials: "same-origin" }).then(refresh);
     });
