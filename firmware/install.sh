@@ -6,7 +6,9 @@
 # It enables SPI and I2C (400 kHz), installs the build tools and lgpio from apt, creates a venv with
 # the system's packages visible, installs the project into it, creates the service user "banker" in
 # the spi, i2c and gpio groups, writes /etc/table-banker/table.toml (only if it is missing) and
-# installs, enables and (re)starts the systemd unit table-banker.service. Running it again upgrades
+# installs, enables and (re)starts the systemd unit table-banker.service. With --speaker it also
+# installs espeak-ng and aplay (alsa-utils), puts the user in the audio group and, for an I2S amplifier,
+# turns on its overlay. Running it again upgrades
 # the program in place; the settings and the games in /var/lib/table-banker are kept.
 #
 # Run with --help for the options. --root DIR and --dry-run are for testing the script: every file
@@ -32,6 +34,12 @@ Usage: sudo firmware/install.sh [options]
   --hotspot SSID PASS  make a Wi-Fi hotspot for places without Wi-Fi (NetworkManager): at boot the
                        Pi waits HOTSPOT_WAIT seconds (60) for a known Wi-Fi, and only if none
                        connects it starts the hotspot
+  --speaker jack|usb|i2s
+                       the table speaks each action: install espeak-ng and alsa-utils, add the
+                       service user to the audio group and write the speaker line to a new
+                       table.toml. jack: the 3.5 mm jack of a Pi 3/4 (dtparam=audio=on); usb: a
+                       USB speaker; i2s: a MAX98357A amplifier (dtoverlay=max98357a,no-sdmode; it
+                       takes GPIO 18-21, so not with --spi1) (hardware/README.md)
   --port N             the phone page's port written to a new table.toml (default: 8080)
   --language en|ru|bg  the table's language written to a new table.toml (default: en)
   --no-service         install the program but do not install or start the systemd unit
@@ -51,6 +59,7 @@ HOTSPOT_SSID=""
 HOTSPOT_PASSWORD=""
 PORT=8080
 LANGUAGE=en
+SPEAKER=""
 SERVICE=1
 FORCE=0
 ROOT=""
@@ -87,6 +96,10 @@ while [ $# -gt 0 ]; do
             [ $# -ge 2 ] || die "--language needs en, ru or bg"
             case "$2" in en | ru | bg) LANGUAGE="$2" ;; *) die "--language is en, ru or bg, not '$2'" ;; esac
             shift 2 ;;
+        --speaker)
+            [ $# -ge 2 ] || die "--speaker needs jack, usb or i2s"
+            case "$2" in jack | usb | i2s) SPEAKER="$2" ;; *) die "--speaker is jack, usb or i2s, not '$2'" ;; esac
+            shift 2 ;;
         --no-service) SERVICE=0; shift ;;
         --force) FORCE=1; shift ;;
         --root) [ $# -ge 2 ] || die "--root needs a directory"; ROOT="${2%/}"; shift 2 ;;
@@ -98,6 +111,9 @@ done
 
 case "$SERVICE_USER" in '' | *[!a-z0-9_-]*) die "--user is a lower-case name, not '$SERVICE_USER'" ;; esac
 case "$PREFIX" in /*) ;; *) die "--prefix must be an absolute path, not '$PREFIX'" ;; esac
+if [ "$SPEAKER" = i2s ] && [ -n "$SPI1" ]; then
+    die "--speaker i2s takes GPIO 18-21, which SPI1's readers use: choose --speaker usb or jack, or two readers"
+fi
 
 SOURCE="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 VENV="$PREFIX/venv"
@@ -184,6 +200,12 @@ if [ -n "$SPI1" ]; then
     fi
     boot_line "dtoverlay=spi1-$SPI1" "table banker: NFC readers on SPI1"
 fi
+case "$SPEAKER" in
+    jack) boot_line "dtparam=audio=on" "table banker: the speaker on the 3.5 mm jack" ;;
+    i2s)
+        boot_line "dtparam=i2s=on" "table banker: the speaker's I2S amplifier"
+        boot_line "dtoverlay=max98357a,no-sdmode" "table banker: MAX98357A on GPIO 18 (BCLK), 19 (LRCLK), 21 (DIN)" ;;
+esac
 
 # ---- packages ------------------------------------------------------------------------------------
 say "installing packages"
@@ -195,6 +217,8 @@ PACKAGES=(python3-venv python3-dev python3-pip build-essential python3-lgpio lib
     libjpeg-dev zlib1g-dev libfreetype-dev libopenjp2-7 git rsync)
 # NetworkManager's shared IPv4 (the hotspot hands out addresses) runs dnsmasq from dnsmasq-base.
 [ -z "$HOTSPOT_SSID" ] || PACKAGES+=(dnsmasq-base)
+# The speaker: espeak-ng speaks (its voices for en, ru and bg come with it), aplay plays.
+[ -z "$SPEAKER" ] || PACKAGES+=(espeak-ng alsa-utils)
 run apt-get install -y --no-install-recommends "${PACKAGES[@]}"
 
 # ---- the user ------------------------------------------------------------------------------------
@@ -202,12 +226,14 @@ say "service user $SERVICE_USER"
 if ! grep -q "^$SERVICE_USER:" "$ROOT/etc/passwd" 2>/dev/null; then
     run useradd --system --home-dir "$STATE_DIR" --no-create-home --shell /usr/sbin/nologin "$SERVICE_USER"
 fi
-for group in spi i2c gpio; do
+GROUPS_OF_USER=(spi i2c gpio)
+[ -z "$SPEAKER" ] || GROUPS_OF_USER+=(audio)
+for group in "${GROUPS_OF_USER[@]}"; do
     if ! grep -q "^$group:" "$ROOT/etc/group" 2>/dev/null; then
         run groupadd --system "$group"
     fi
 done
-run usermod -aG spi,i2c,gpio "$SERVICE_USER"
+run usermod -aG "$(IFS=,; echo "${GROUPS_OF_USER[*]}")" "$SERVICE_USER"
 
 # ---- the program ---------------------------------------------------------------------------------
 say "installing the program into $VENV"
@@ -248,6 +274,16 @@ display_line() {
     fi
 }
 
+# The speaker line: the output --speaker chose (a USB speaker is usually the second card).
+speaker_line() {
+    case "$SPEAKER" in
+        jack) echo 'speaker = {output = "jack", device = "default", volume = 80}' ;;
+        usb) echo 'speaker = {output = "usb", device = "plughw:1,0", volume = 80}   # aplay -l: the card number' ;;
+        i2s) echo 'speaker = {output = "i2s", device = "default", volume = 80}' ;;
+        *) echo '# speaker = {output = "jack", device = "default", volume = 80}   # install.sh --speaker' ;;
+    esac
+}
+
 mkdir -p "$ROOT$CONFIG_DIR"
 if [ -f "$ROOT$CONFIG" ]; then
     say "keeping $CONFIG"
@@ -264,12 +300,17 @@ port = $PORT
 [hardware]
 $(readers_line)
 $(display_line)
+$(speaker_line)
 # controls = {ok = 5, cancel = 6, up = 13, down = 26, buzzer = 12}
 TOML
 fi
 if [ -n "$SPI1" ] && ! grep -q '^readers *=' "$ROOT$CONFIG"; then
     echo "install.sh: $CONFIG was kept and lists no readers, so the table uses two; for four, add under [hardware]:" >&2
     echo "  $(readers_line)" >&2
+fi
+if [ -n "$SPEAKER" ] && ! grep -q '^speaker *=' "$ROOT$CONFIG"; then
+    echo "install.sh: $CONFIG was kept and has no speaker; for the table to speak, add under [hardware]:" >&2
+    echo "  $(speaker_line)" >&2
 fi
 
 # ---- Wi-Fi hotspot -------------------------------------------------------------------------------

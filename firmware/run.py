@@ -29,6 +29,7 @@ from banker.session import Session
 from firmware.config import Config, ConfigError, load_config
 from firmware.loop import TableLoop
 from firmware.texts import PREFIX
+from firmware.voice import SpeechSettings
 from hardware.display import ScreenView
 from hardware.errors import HardwareError
 from hardware.factory import Table, TableConfig, check_absent, open_table
@@ -336,7 +337,10 @@ def serve(config: Config, table: Table, stop: threading.Event, mode: str) -> int
         loopback_only = config.host.startswith("127.") or config.host in ("localhost", "::1")
         host_for_phones = "127.0.0.1" if loopback_only else phones_address(config.host)
         code = join_code(journal)
-        loop = TableLoop(session, table, language=config.language)
+        speaker = config.table_config(mode).speaker
+        loop = TableLoop(session, table, language=config.language,
+                         speech=SpeechSettings.starting(speaker) if speaker is not None or mode != "simulated"
+                         else SpeechSettings())
         try:
             app = create_app(session, table=loop, config={"DATA_DIR": str(config.data_dir), "LANGUAGE": loop.language})
         except OSError as error:

@@ -61,7 +61,7 @@ def test_the_unit_runs_banker_run_as_the_service_user_with_its_state_directory()
     settings = dict(line.split("=", 1) for line in lines if "=" in line and not line.startswith("#"))
     assert settings["ExecStart"] == "/opt/table-banker/venv/bin/banker run --config /etc/table-banker/table.toml"
     assert settings["User"] == "banker"
-    assert settings["SupplementaryGroups"] == "spi i2c gpio"
+    assert settings["SupplementaryGroups"] == "spi i2c gpio audio"
     assert settings["StateDirectory"] == "table-banker"
     assert settings["WorkingDirectory"] == "/var/lib/table-banker"
     assert settings["Restart"] == "on-failure"
@@ -310,3 +310,52 @@ def test_the_fallback_starts_the_hotspot_only_without_a_known_wifi(
                             env={"PATH": f"{tmp_path / 'bin'}:/usr/bin:/bin"})
     assert result.returncode == 0, result.stderr
     assert (calls.exists() and "connection up table-hotspot" in calls.read_text()) == started
+
+
+@pytest.mark.parametrize(("output", "boot_lines"), [
+    ("jack", ["dtparam=audio=on"]),
+    ("usb", []),
+    ("i2s", ["dtparam=i2s=on", "dtoverlay=max98357a,no-sdmode"]),
+])
+def test_the_speaker_installs_espeak_and_writes_its_line(tmp_path: Path, output: str, boot_lines: list[str]) -> None:
+    from firmware.config import load_config
+
+    root = fake_pi(tmp_path)
+    result = install(root, "--speaker", output)
+    assert result.returncode == 0, result.stderr
+    commands = commands_of(result)
+    (apt,) = [command for command in commands if command.startswith("apt-get install")]
+    assert {"espeak-ng", "alsa-utils"} <= set(apt.split())
+    assert "usermod -aG spi,i2c,gpio,audio banker" in commands
+    boot = (root / "boot/firmware/config.txt").read_text().splitlines()
+    for line in boot_lines:
+        assert line in boot
+    if output != "i2s":
+        assert not any("max98357a" in line for line in boot)
+    speaker = load_config(root / "etc/table-banker/table.toml").table_config("pi").speaker
+    assert speaker is not None and speaker.output == output
+
+
+def test_without_the_speaker_nothing_of_it_is_installed(tmp_path: Path) -> None:
+    from firmware.config import load_config
+
+    root = fake_pi(tmp_path)
+    result = install(root)
+    (apt,) = [command for command in commands_of(result) if command.startswith("apt-get install")]
+    assert "espeak-ng" not in apt.split() and "usermod -aG spi,i2c,gpio banker" in commands_of(result)
+    assert load_config(root / "etc/table-banker/table.toml").table_config("pi").speaker is None
+
+
+def test_an_i2s_speaker_and_spi1_readers_are_refused_together(tmp_path: Path) -> None:
+    result = install(fake_pi(tmp_path), "--speaker", "i2s", "--spi1", "2cs")
+    assert result.returncode == 2 and "GPIO 18-21" in result.stderr
+    refused = install(fake_pi(tmp_path / "other"), "--speaker", "hdmi")
+    assert refused.returncode == 2 and "--speaker is jack, usb or i2s" in refused.stderr
+
+
+def test_a_kept_table_toml_is_told_the_speaker_line(tmp_path: Path) -> None:
+    root = fake_pi(tmp_path)
+    assert install(root).returncode == 0
+    again = install(root, "--speaker", "usb")
+    assert again.returncode == 0 and "has no speaker" in again.stderr
+    assert 'speaker = {output = "usb", device = "plughw:1,0"' in again.stderr
