@@ -13,7 +13,10 @@ Each part is opened on its own, so one missing part does not hide the others:
 5. the buzzer: one beep;
 6. every reader: "tap any card" until a UID is read;
 7. every button (or the encoder): pressed once each;
-8. the buzzer again: OK if it was heard, Cancel if not.
+8. the buzzer again: OK if it was heard, Cancel if not;
+9. the speaker (when ``[hardware] speaker`` sets one): it says a sentence and asks "Heard the table
+   speak? OK yes, Cancel no"; with ``--no-wait`` it only checks that espeak-ng and aplay are
+   installed and that the sound device took the sentence.
 
 Each line reads ``PASS <part>: <what was seen>``, ``WARN <part>: …`` or ``FAIL <part>: <what went
 wrong>`` followed by ``fix: <what to do>``. The exit status is 0 when nothing failed. ``--no-wait``
@@ -103,15 +106,16 @@ class Parts:
     display: Any
     controls: Any
     close: Callable[[], None]
+    speaker: Any = None
 
 
 def open_parts(config: TableConfig, results: list[Result]) -> Parts:
     """Open every part on its own; a failure becomes a FAIL line and ``None``."""
-    from hardware.factory import open_controls, open_display, open_reader, open_table
+    from hardware.factory import open_controls, open_display, open_reader, open_speaker, open_table
 
     if config.mode != "pi":
         table: Table = open_table(config)
-        return Parts(list(table.readers), table.display, table.controls, table.close)
+        return Parts(list(table.readers), table.display, table.controls, table.close, table.speaker)
     stack = contextlib.ExitStack()
     readers: list[Any] = []
     for index in range(len(config.readers)):
@@ -136,7 +140,7 @@ def open_parts(config: TableConfig, results: list[Result]) -> Parts:
         stack.callback(controls.close)
     except HardwareError as error:
         results.append(Result("buttons and buzzer", False, error.problem, error.fix))
-    return Parts(readers, display, controls, stack.close)
+    return Parts(readers, display, controls, stack.close, open_speaker(config))
 
 
 def _reader_part(config: TableConfig, index: int) -> str:
@@ -182,10 +186,12 @@ class Check:
             yield from self.picture_seen()
         yield from self.buzzer()
         if not self.wait:
+            yield from self.speaker()
             return
         yield from self.taps()
         yield from self.buttons()
         yield from self.buzzer_heard()
+        yield from self.speaker()
 
     def versions(self) -> Iterator[Result]:
         for index, reader in enumerate(self.parts.readers):
@@ -407,6 +413,54 @@ class Check:
         yield Result(f"buzzer ({where})", False, "no answer (OK or Cancel)", fix)
 
 
+    def speaker(self) -> Iterator[Result]:
+        """Say a sentence; with hands at the table, ask whether it was heard."""
+        from banker.messages import render
+        from hardware.speaker import SpeakerError, Utterance
+
+        settings = self.config.speaker
+        speaker = self.parts.speaker
+        if settings is None or speaker is None:
+            return
+        part = f"speaker ({settings.output}, ALSA device {settings.device})"
+        missing = speaker.missing() if hasattr(speaker, "missing") else []
+        if missing:
+            yield Result(part, False, f"{' and '.join(missing)} not installed",
+                         "sudo apt install espeak-ng alsa-utils (or firmware/install.sh --speaker "
+                         f"{settings.output})")
+            return
+        sentence = render("say_check_sentence", {}, "en")
+        try:
+            speaker.speak(Utterance(sentence, "en", max(settings.volume, 60), settings.voice))
+        except SpeakerError as error:
+            yield Result(part, False, error.problem, error.fix)
+            return
+        if not self.wait:
+            yield Result(part, True, "the sound device took the sentence (not listened for: --no-wait)")
+            return
+        controls = self.parts.controls
+        fix = SPEAKER_FIX[settings.output]
+        self.prompt("Heard the table speak? OK yes, Cancel no")
+        answer = self._answer() if controls is not None else None
+        if answer == "ok":
+            yield Result(part, True, f"heard: {sentence!r}")
+        elif answer == "cancel":
+            yield Result(part, False, "not heard", fix)
+        else:
+            yield Result(part, False, "no answer (OK or Cancel)", fix)
+
+
+SPEAKER_FIX = {
+    "jack": "a powered speaker in the 3.5 mm jack; dtparam=audio=on in /boot/firmware/config.txt; "
+            "the volume: alsamixer (F6: the Headphones card); test with speaker-test -c 2 -t wav",
+    "usb": "aplay -l lists the cards: set [hardware] speaker device = \"plughw:N,0\" with the USB card's "
+           "number; the volume: alsamixer -c N",
+    "i2s": "MAX98357A: BCLK to GPIO18 (pin 12), LRC to GPIO19 (pin 35), DIN to GPIO21 (pin 40), Vin to 5 V "
+           "(pin 2), GND to pin 6; dtparam=i2s=on and dtoverlay=max98357a,no-sdmode in "
+           "/boot/firmware/config.txt, then reboot; aplay -l lists the MAX98357A card",
+}
+
+
 def run_check(config: TableConfig, *, out: Callable[[str], None] = print, **options: Any) -> list[Result]:
     """Open the parts, run every step, print each result; the results."""
     results: list[Result] = []
@@ -442,7 +496,7 @@ def run_check(config: TableConfig, *, out: Callable[[str], None] = print, **opti
 def register(sub: Any) -> None:
     p = sub.add_parser(
         "check",
-        help="bring-up test of the wired table: readers, OLED, buttons, buzzer",
+        help="bring-up test of the wired table: readers, OLED, buttons, buzzer, speaker",
         description="Test each part of a freshly wired table and print PASS or FAIL with the fix for each. "
         "Example: banker check --config /etc/table-banker/table.toml",
     )

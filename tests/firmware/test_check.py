@@ -185,3 +185,51 @@ def test_a_spi1_device_with_no_reader_configured_is_a_warning(tmp_path: object) 
     assert all(result.ok and result.warning for result in results)
     assert results[0].lines()[0].startswith("WARN  SPI1 CE0")
     assert "{bus = 1, device = 0, rst_pin = 25}" in results[0].fix
+
+
+def test_the_speaker_says_a_sentence_and_asks_whether_it_was_heard() -> None:
+    from hardware.speaker import SimulatedSpeaker, SpeakerConfig
+
+    config = TableConfig(mode="emulated", speaker=SpeakerConfig(output="usb", device="plughw:1,0"))
+    with open_table(config) as table:
+        prompts, act = hands(table)
+        parts = Parts(list(table.readers), table.display, table.controls, lambda: None, table.speaker)
+        results = list(Check(config, parts, say=act, tap_timeout_s=5, press_timeout_s=5).run())
+        assert isinstance(table.speaker, SimulatedSpeaker)
+        assert table.speaker.texts == ["The table banker speaks. Press OK if you heard this."]
+    assert results[-1].part == "speaker (usb, ALSA device plughw:1,0)" and results[-1].ok
+    assert prompts[-1] == "Heard the table speak? OK yes, Cancel no"
+
+    with open_table(config) as table:
+        prompts, act = hands(table)
+
+        def answer_no(text: str) -> None:
+            if text.startswith("Heard the table speak?"):
+                press(table, BUTTON_PINS["Cancel"])
+            else:
+                act(text)
+
+        parts = Parts(list(table.readers), table.display, table.controls, lambda: None, table.speaker)
+        results = list(Check(config, parts, say=answer_no, tap_timeout_s=5, press_timeout_s=5).run())
+    (failed,) = [result for result in results if not result.ok]
+    assert failed.detail == "not heard" and "aplay -l" in failed.fix and "plughw:N,0" in failed.fix
+
+
+def test_a_speaker_without_its_programs_or_its_device_fails_with_the_fix(tmp_path: object) -> None:
+    import sys
+
+    from hardware.speaker import EspeakSpeaker, SpeakerConfig
+
+    config = TableConfig(mode="emulated", speaker=SpeakerConfig(output="i2s"))
+    with open_table(TableConfig(mode="emulated")) as table:
+        missing = EspeakSpeaker(espeak=("no-such-espeak-ng",))
+        parts = Parts(list(table.readers), table.display, table.controls, lambda: None, missing)
+        (result,) = Check(config, parts, say=lambda _: None, wait=False).speaker()
+        assert not result.ok and result.detail == "no-such-espeak-ng not installed"
+        assert "firmware/install.sh --speaker i2s" in result.fix
+        silent = EspeakSpeaker(espeak=(sys.executable, "-c", "import sys; sys.stdin.read()"),
+                               aplay=(sys.executable, "-c", "import sys; sys.exit(1)"))
+        silent.missing = lambda: []  # type: ignore[method-assign]
+        parts = Parts(list(table.readers), table.display, table.controls, lambda: None, silent)
+        (result,) = Check(config, parts, say=lambda _: None, wait=False).speaker()
+        assert not result.ok and "aplay could not play" in result.detail and "dtoverlay=max98357a" in result.fix
