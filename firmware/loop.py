@@ -160,10 +160,10 @@ class TableLoop:
         self.screens_shown = 0
         self._known_faults: set[int] = set()
         self._log_listeners: list[Callable[[], None]] = []
-        self.speech: SpeechQueue | None = SpeechQueue(table.speaker) if table.speaker is not None else None
+        self.speech_queue: SpeechQueue | None = SpeechQueue(table.speaker) if table.speaker is not None else None
         """What the speaker says goes through this queue (``None``: the table has no speaker)."""
         self.speech_settings: SpeechSettings | None = None
-        if self.speech is not None:
+        if self.speech_queue is not None:
             self.speech_settings = SpeechSettings.from_json(self.journal.setting(SPEECH_SETTING),
                                                             speech or SpeechSettings())
         self._unsubscribe = session.subscribe(self._on_game_change)
@@ -362,14 +362,27 @@ class TableLoop:
     def say(self, text: str) -> None:
         """Say ``text`` in the table's language if the speaker is on (never waits for it)."""
         settings = self.speech_settings
-        if self.speech is not None and settings is not None and settings.on and text:
-            self.speech.say(settings.utterance(text, self.language))
+        if self.speech_queue is not None and settings is not None and settings.on and text:
+            self.speech_queue.say(settings.utterance(text, self.language))
+
+    def speech(self) -> dict[str, Any] | None:
+        settings = self.speech_settings
+        if self.speech_queue is None or settings is None:
+            return None
+        return {"on": settings.on, "volume": settings.volume, "voice": settings.voice}
+
+    def change_speech(self, on: bool, volume: int, voice: str) -> None:
+        """The banker's phone sets the table's voice (as setup does at the table)."""
+        with self._lock:
+            if self.speech_settings is None:
+                raise ValueError("this table has no speaker")
+            self.set_speech(self.speech_settings.changed(on=on, volume=volume, voice=voice))
 
     def set_speech(self, settings: SpeechSettings) -> None:
         """New speaker settings, kept in the journal; the speaker says a sample at the new volume."""
         from banker.messages import render
 
-        if self.speech is None:
+        if self.speech_queue is None:
             raise ValueError("this table has no speaker")
         self.speech_settings = settings
         self.journal.set_setting(SPEECH_SETTING, settings.to_json())
@@ -451,7 +464,7 @@ class TableLoop:
     # --- feeding the loop -----------------------------------------------------------------------
     def _on_game_change(self, state: GameState, events: tuple[Event, ...], action: Any) -> None:
         self.inbox.put(_Redraw())  # runs under the session's lock: only enqueue
-        if self.speech is not None:
+        if self.speech_queue is not None:
             self.say(sentence(state.edition, events, self.language))  # every action, the phones' too
 
     def pump(self) -> int:
@@ -532,8 +545,8 @@ class TableLoop:
             thread.join(timeout=2)
         self._threads.clear()
         self._unsubscribe()
-        if self.speech is not None:
-            self.speech.close()
+        if self.speech_queue is not None:
+            self.speech_queue.close()
 
     # --- TablePort: what the phone page may do --------------------------------------------------
     def cards(self) -> list[CardInfo]:

@@ -38,6 +38,7 @@ from webui.core import (
     submit,
 )
 from webui.join import join_url, qr_svg
+from webui.views import SPEECH_VOICES
 from webui.texts import text
 
 pages = Blueprint("pages", __name__)
@@ -409,8 +410,9 @@ def banker() -> BaseResponse | str:
         elif answer is False:
             flash(text("web_banker_refused", who.lang), "error")
         tags = svc.table.cards() if svc.table is not None and who.banker else []
+        speech = svc.table.speech() if svc.table is not None and who.banker else None
         return page("banker.html", pin_set=pin_is_set(svc.session.journal), waiting=answer is None, tags=tags,
-                    asked_as=views.table_name_of(who))
+                    asked_as=views.table_name_of(who), speech=speech, voices=SPEECH_VOICES)
     what = request.form.get("do", "")
 
     def run(me: Phone) -> tuple[int, str, bool]:
@@ -426,6 +428,8 @@ def banker() -> BaseResponse | str:
             return 200, json.dumps({"log": [text("web_new_code_made", me.lang, code=code)]}), False
         if what in ("enroll", "forget"):
             return svc.requests.run(key, lambda: views.tags_request(me, what, request.form.get("uid", "")))
+        if what == "speech":
+            return svc.requests.run(key, lambda: views.speech_request(me, request.form))
         if what == "ask":
             status, body, replayed = svc.requests.run(key, lambda: views.ask_table(me))
             if status == 202:

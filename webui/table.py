@@ -57,7 +57,8 @@ def page() -> str:
     need_phone()
     cards = sorted(table.cards(), key=lambda c: KINDS.index(c.kind) if c.kind in KINDS else len(KINDS))
     groups = [(kind, list(items)) for kind, items in groupby(cards, key=lambda c: c.kind)]
-    return render_template("table.html", groups=groups, frame=table.frame_number, buttons=BUTTONS, scale=SCALE)
+    return render_template("table.html", groups=groups, frame=table.frame_number, buttons=BUTTONS, scale=SCALE,
+                           speech=table.speech())
 
 
 @table_pages.get("/table/frame.png")

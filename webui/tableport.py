@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 
 @dataclass(frozen=True)
@@ -105,6 +105,20 @@ class TablePort(Protocol):
     def add_log_listener(self, callback: Callable[[], None]) -> Callable[[], None]:
         """Call ``callback()`` after the table adds a line to the log (it must only enqueue); returns a
         function that removes the listener."""
+        ...
+
+    def speech(self) -> dict[str, Any] | None:
+        """The table's voice: ``{"on": True, "volume": 80, "voice": "man"}``, or ``None`` when the
+        table has no speaker."""
+        ...
+
+    def change_speech(self, on: bool, volume: int, voice: str) -> None:
+        """Switch the table's voice, set its volume (0-100) and voice (``man`` or ``woman``); it says a
+        sample at the new volume.
+
+        Raises:
+            ValueError: the table has no speaker.
+        """
         ...
 
     def ask_banker(self, who: str, answer: Callable[[bool], None]) -> None:

@@ -142,6 +142,29 @@ def tags_request(who: Phone, what: str, uid: str) -> tuple[int, str]:
     return 200, json.dumps({"ok": True, "log": [text("web_tag_forgotten", who.lang, uid=uid)]})
 
 
+SPEECH_VOICES = ("man", "woman")
+"""The table's voices, as the banker's page offers them."""
+
+
+def speech_request(who: Phone, form: Any) -> tuple[int, str]:
+    """The banker sets the table's voice: ``on`` (a checkbox), ``volume`` (0-100), ``voice``."""
+    svc = services()
+    if not who.banker:
+        error = NotAllowed("web_banker_only", action="speech")
+        return 403, error_body(error.key, error.translated(who.lang))
+    if svc.table is None or svc.table.speech() is None:
+        return 409, error_body("web_no_speaker", text("web_no_speaker", who.lang))
+    try:
+        volume = int(form.get("volume", ""))
+    except ValueError:
+        volume = -1
+    voice = form.get("voice", "")
+    if not 0 <= volume <= 100 or voice not in SPEECH_VOICES:
+        return 422, error_body("web_speech_bad", text("web_speech_bad", who.lang))
+    svc.table.change_speech(bool(form.get("on")), volume, voice)
+    return 200, json.dumps({"ok": True, "log": [text("web_speech_saved", who.lang)]})
+
+
 # --- trades ----------------------------------------------------------------------------------------------
 
 def propose_trade(who: Phone, trade: Trade) -> tuple[int, str]:

@@ -19,7 +19,7 @@ from tests.firmware.conftest import Play
 
 def said(game: Play) -> list[str]:
     loop = game.script.loop
-    assert loop.speech is not None and loop.speech.wait_idle()
+    assert loop.speech_queue is not None and loop.speech_queue.wait_idle()
     speaker = game.script.table.speaker
     assert isinstance(speaker, SimulatedSpeaker)
     return speaker.texts
@@ -78,7 +78,7 @@ def test_the_settings_start_from_the_config_and_survive_a_restart(tmp_path: Path
         loop.stop()
     with Journal(tmp_path / "other.sqlite3") as journal, open_table(TableConfig(mode="emulated")) as table:
         loop = TableLoop(Session(journal), table)
-        assert loop.speech is None and loop.speech_settings is None
+        assert loop.speech_queue is None and loop.speech_settings is None
         assert loop.context().speech is None  # no speaker: setup has no Speech item
         loop.stop()
 

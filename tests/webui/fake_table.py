@@ -33,6 +33,10 @@ class FakeTable:
         self.forgotten: list[str] = []
         self.broken: list[TableFault] = []
         """What :meth:`faults` answers: a test breaks a part by appending to it."""
+        self.voice: dict[str, object] | None = {"on": True, "volume": 80, "voice": "man"}
+        """The table's voice (``None``: no speaker)."""
+        self.log_lines: list[tuple[int, str]] = []
+        self.log_listeners: list[Callable[[], None]] = []
 
     # --- TablePort ---------------------------------------------------------------------------------
     def cards(self) -> list[CardInfo]:
@@ -71,6 +75,21 @@ class FakeTable:
         with self._lock:
             self.enrolling = True
             self._show(ScreenView(title="Enroll 1/43", lines=("Tap:", "Bank card 1")))
+
+    def speech(self) -> dict[str, object] | None:
+        return dict(self.voice) if self.voice is not None else None
+
+    def change_speech(self, on: bool, volume: int, voice: str) -> None:
+        if self.voice is None:
+            raise ValueError("no speaker")
+        self.voice = {"on": on, "volume": volume, "voice": voice}
+
+    def table_log(self, language: str) -> list[tuple[int, str]]:
+        return list(self.log_lines)
+
+    def add_log_listener(self, callback: Callable[[], None]) -> Callable[[], None]:
+        self.log_listeners.append(callback)
+        return lambda: self.log_listeners.remove(callback)
 
     def forget_tag(self, uid: str) -> None:
         if uid not in {card.uid for card in self.cards()}:

@@ -56,6 +56,7 @@
     }
     old.replaceWith(fresh);
     showFrame();  // the new page may have been drawn before the table's newest frame
+    showReadAloud();
   }
 
   // The simulated table's screen: never go back to an older frame than one already announced.
@@ -135,11 +136,46 @@
       });
   });
 
+  // Speech: the simulated table's page says what the table's speaker says; any other page says it when
+  // "read aloud on this phone" is on (kept in this browser only). The newest sentence wins.
+  var READ_ALOUD = "table-banker-read-aloud";
+  function readAloud() {
+    try { return window.localStorage.getItem(READ_ALOUD) === "1"; } catch (e) { return false; }
+  }
+  function speak(actions) {
+    if (!window.speechSynthesis || !window.SpeechSynthesisUtterance || !actions) { return; }
+    var table = document.getElementById("table-voice");
+    if (!table && !(readAloud() && !document.querySelector("[data-table-page]"))) { return; }
+    var text = actions.map(function (a) { return a.say || ""; }).filter(Boolean).join(" ");
+    if (!text) { return; }
+    var utterance = new SpeechSynthesisUtterance(text);
+    utterance.lang = document.documentElement.lang || "en";
+    if (table) {
+      utterance.volume = Math.max(0, Math.min(100, parseInt(table.dataset.volume, 10) || 0)) / 100;
+      if (table.dataset.voice === "woman") { utterance.pitch = 1.4; }
+    }
+    window.speechSynthesis.cancel();
+    window.speechSynthesis.speak(utterance);
+  }
+  function showReadAloud() {
+    var card = document.querySelector("[data-read-aloud-card]");
+    var box = document.querySelector("[data-read-aloud]");
+    if (!card || !box || !window.speechSynthesis) { return; }
+    card.hidden = false;
+    box.checked = readAloud();
+  }
+  document.addEventListener("change", function (ev) {
+    if (!ev.target.matches || !ev.target.matches("[data-read-aloud]")) { return; }
+    try { window.localStorage.setItem(READ_ALOUD, ev.target.checked ? "1" : "0"); } catch (e) { /* private mode */ }
+  });
+  showReadAloud();
+
   if (document.body.dataset.live === "1" && window.EventSource) {
     var since = main() ? main().dataset.state : "";
     var stream = new EventSource("/api/stream?since=" + encodeURIComponent(since || ""));
     stream.addEventListener("state", function (ev) {
       var data = JSON.parse(ev.data);
+      if (!data.resync) { speak(data.actions); }
       var shown = main() ? main().dataset.state : "";
       if (shown !== data.game + "-" + data.seq) { refresh(); }
     });
