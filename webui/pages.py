@@ -38,8 +38,8 @@ from webui.core import (
     submit,
 )
 from webui.join import join_url, qr_svg
-from webui.views import SPEECH_VOICES
 from webui.texts import text
+from webui.views import SPEECH_VOICES
 
 pages = Blueprint("pages", __name__)
 
