@@ -14,6 +14,7 @@ readers = [{bus = 0, device = 0, rst_pin = 25}, {bus = 0, device = 1, rst_pin = 
 display = {chip = "sh1106", address = 0x3C, bus_hz = 400000}   # bus_hz: dtparam=i2c_arm_baudrate
 controls = {ok = 5, cancel = 6, up = 13, down = 26, buzzer = 12}
 pin_factory = "lgpio"
+speaker = {output = "jack", device = "default", volume = 80, voice = "man"}   # jack, usb or i2s
 ```
 
 The hardware mode is not a setting: ``banker run`` is on the Pi unless ``--simulated`` or
