@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck shellcheck bench sim clean chromium screenshots audit load soak perf compiled
+.PHONY: run test lint typecheck shellcheck bench sim clean chromium espeak screenshots audit load soak perf compiled
 
 # Quiet, with one line per step (the whole install takes a minute or two on a first run).
 $(STAMP): pyproject.toml
@@ -37,7 +37,7 @@ typecheck: $(STAMP)
 # same source, which must play the same games. pytest runs as a script there so that build comes first.
 NATIVE_TESTS := tests/engine tests/test_sim.py tests/test_sim_fingerprints.py tests/test_native.py \
 	tests/test_journal_snapshots.py tests/test_session_history.py tests/test_games.py tests/test_inputs.py tests/test_edition.py
-test: lint typecheck chromium shellcheck compiled
+test: lint typecheck chromium espeak shellcheck compiled
 	$(BIN)/python -m pytest
 	PYTHONPATH=build/compiled BANKER_NATIVE=1 $(BIN)/pytest -p no:cacheprovider --import-mode=append $(NATIVE_TESTS)
 
@@ -61,6 +61,14 @@ chromium:
 	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
 	else echo "chromium is not installed (apt-get install chromium): the browser tests will be skipped"; fi
+
+# The speaker's tests run the real espeak-ng (Debian's, offline) in each language. As root (CI) it is
+# installed when missing; otherwise those tests skip with a message naming it.
+espeak:
+	@if command -v espeak-ng >/dev/null 2>&1; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq espeak-ng; \
+	else echo "espeak-ng is not installed (apt-get install espeak-ng): the real speech tests will be skipped"; fi
 
 screenshots: $(STAMP) chromium
 	$(BIN)/python -m tests.webui.screenshots docs/screenshots
