@@ -199,9 +199,10 @@ def home() -> BaseResponse | str:
         return redirect(url_for("pages.join"), code=303)
     state = current_state()
     rows = views.history_rows(who.lang, last=12) if state else []
-    # Newest first; each action's board moves under its lines.
+    # Newest first; each action's board moves under its lines; the table's own lines after it (a tag re-taught) above.
     log = [entry for row in reversed(rows)
-           for entry in [{"text": line, "board": False, "undone": row["undone"]} for line in reversed(row["log"])]
+           for entry in [{"text": line, "board": False, "undone": False} for line in reversed(row.get("table", []))]
+           + [{"text": line, "board": False, "undone": row["undone"]} for line in reversed(row["log"])]
            + ([{"text": row["board"], "board": True, "undone": row["undone"]}] if row["board"] else [])][:15]
     worth = {p.name: net_worth(state, seat) for seat, p in enumerate(state.players)} if state else {}
     return page("home.html", log=log, worth=worth, proposals=services().trades.of_game(services().session.game_id))
