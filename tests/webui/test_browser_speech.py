@@ -30,7 +30,7 @@ def test_the_simulated_table_page_says_each_action(browser: Any, served: Table) 
     page.goto(served.server.url + "/table")
     page.wait_for_function("document.documentElement.dataset.stream === 'on'")
     do(served.session, action="salary", player="Ann")
-    page.wait_for_function("window.__said.length === 1", timeout=2000)
+    page.wait_for_function("window.__said.length === 1", timeout=5000)
     [[text, language, volume, pitch]] = said(page)
     assert (text, language, round(volume, 2), round(pitch, 2)) == ("Ann collects 200 dollars salary.", "en", 0.6, 1.4)
 
@@ -49,7 +49,7 @@ def test_a_phone_reads_aloud_only_when_asked(browser: Any, served: Table) -> Non
     bob.goto(served.server.url + "/")
     bob.wait_for_function("document.documentElement.dataset.stream === 'on'")
     do(served.session, action="salary", player="Ann")
-    bob.wait_for_function("window.__said.length === 1", timeout=2000)
+    bob.wait_for_function("window.__said.length === 1", timeout=5000)
     [[text, language, _, _]] = said(bob)
     assert language == "ru" and "Ann" not in text and "зарплат" in text, text
     ann.wait_for_timeout(500)
