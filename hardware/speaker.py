@@ -288,6 +288,12 @@ class SpeechQueue:
                 self._thread.start()
             self._lock.notify()
 
+    @property
+    def speaking(self) -> bool:
+        """A sentence is being said now."""
+        with self._lock:
+            return self._busy
+
     def wait_idle(self, timeout: float = 5.0) -> bool:
         """Wait until nothing is waiting or being said (for tests and ``banker check``); True if so."""
         deadline = time.monotonic() + timeout

@@ -9,6 +9,7 @@ import sys
 import threading
 import time
 import wave
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -52,6 +53,13 @@ def programs(tmp_path: Path, seconds: float = 0.4) -> tuple[tuple[str, ...], tup
     log = tmp_path / "said.log"
     return ((sys.executable, str(tmp_path / "espeak.py"), str(log)),
             (sys.executable, str(tmp_path / "aplay.py"), str(log), str(seconds)), log)
+
+
+def wait_until(condition: Callable[[], bool], timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "it never happened"
+        time.sleep(0.01)
 
 
 def test_the_arguments_choose_the_language_voice_volume_and_rate() -> None:
@@ -105,12 +113,12 @@ def test_speech_never_blocks_and_the_newest_sentence_wins(tmp_path: Path) -> Non
     said, the three in between are dropped, the newest is said after it."""
     espeak, aplay, log = programs(tmp_path, seconds=0.4)
     queue = SpeechQueue(EspeakSpeaker(espeak=espeak, aplay=aplay))
-    started = time.monotonic()
     queue.say(Utterance("one"))
-    time.sleep(0.2)  # "one" is being said
+    wait_until(lambda: queue.speaking)  # "one" is being said
+    started = time.monotonic()
     for text in ("two", "three", "four", "five"):
         queue.say(Utterance(text))
-    assert time.monotonic() - started < 0.3  # the caller never waited for the speaker
+    assert time.monotonic() - started < 0.1  # the caller never waited for the speaker (0.4 s a sentence)
     assert queue.wait_idle(timeout=10)
     said = [line.split(" | ")[1] for line in log.read_text(encoding="utf-8").splitlines() if " | " in line]
     assert said == ["one", "five"]
@@ -130,7 +138,7 @@ def test_a_sentence_that_waited_too_long_is_not_said() -> None:
     speaker = Stuck()
     queue = SpeechQueue(speaker, stale_s=10.0, clock=lambda: now[0])
     queue.say(Utterance("Ann buys Baltic Avenue."))
-    time.sleep(0.1)
+    wait_until(lambda: queue.speaking)
     queue.say(Utterance("Bob pays Ann 4 dollars rent."))
     now[0] = 11.0  # the first sentence took eleven seconds: the next is about an action long gone
     release.set()
