@@ -21,7 +21,8 @@ ALLOWED_LATIN = frozenset({"OK", "QR", "PIN", "Wi", "Fi", "NFC", "SPI", "UID", "
                            "NTAG", "SVG", "CSV", "PNG", "URL", "https", "http", "www", "toml", "table", "action",
                            "player", "players", "property", "amount", "to", "from", "give", "take", "cash",
                            "properties", "jail_cards", "levels", "seed", "rules", "edition", "deal", "flat",
-                           "percent", "bank", "pot", "UTF", "English", "banker", "check", "demo", "db", "games"})
+                           "percent", "bank", "pot", "UTF", "English", "banker", "check", "demo", "db", "games",
+                           "hardware", "speaker"})
 """Latin words a Russian or Bulgarian text may hold: abbreviations and names of parts, a command to type
 (``banker check``), a language's own name, and the JSON fields and values an action's refusal names."""
 # Engine messages that name a script's or a request's own fields and values (the people who read them
