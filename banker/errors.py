@@ -36,6 +36,13 @@ class IllegalAction(BankerError):
     """The rules forbid this action in the current state."""
 
 
+class AskAgain(IllegalAction):
+    """The same money-taking action for the same player came again within seconds: it may be a second tap
+    rather than a second payment, so it is applied only when sent again with the player's yes.
+
+    ``params`` has ``player`` and ``seconds`` (since the first one was journaled)."""
+
+
 class UnknownName(BankerError):
     """A player, property, square, deck or card that the game does not know."""
 

@@ -8,6 +8,8 @@ snapshot, without waiting.
 from __future__ import annotations
 
 import hashlib
+import json
+import math
 import random
 import threading
 import time
@@ -18,7 +20,7 @@ from banker.actions import Action, NewGame, Undo
 from banker.board import board_event
 from banker.edition import load_edition
 from banker.engine import apply, trim_history, undo_depth
-from banker.errors import BadInput, BankerError, IllegalAction
+from banker.errors import AskAgain, BadInput, BankerError, IllegalAction
 from banker.journal import UNDO_DEPTH, GameLost, Journal
 from banker.ledger import Event
 from banker.rules import Rules
@@ -30,6 +32,18 @@ UNDO_KEPT = 2 * UNDO_DEPTH
 """The undo chain held in memory is cut back to :data:`UNDO_DEPTH` actions when it grows past this: undo
 reaches at least as far back as after a restart, and a table running for hours holds a bounded number
 of old states."""
+
+AGAIN_S = 30.0
+"""The same money-taking action for the same player sent again from a phone within this many seconds is
+asked (:class:`banker.errors.AskAgain`), not applied: two taps on a phone are one payment unless the
+player says "again"."""
+ASKS_AGAIN = frozenset({"salary", "tax", "card", "jail_fine", "pay", "rent", "collect", "free_parking"})
+"""The actions :data:`AGAIN_S` guards: those that move money for one player, which nobody makes twice in a
+few seconds on purpose. Building, bidding and mortgaging are repeated on purpose; the rules refuse a
+second purchase of a deed by themselves."""
+RECENT_ROWS = 64
+"""How many of the journal's last actions the repeat guard reads (far more than a table makes in
+:data:`AGAIN_S`)."""
 
 
 class Session:
@@ -152,12 +166,42 @@ class Session:
             callback(state, events, action)
         return state
 
+    def repeated(self, action: Action) -> AskAgain | None:
+        """The question to ask before applying ``action``, when the same action (the same JSON: the same
+        player, tax, card, amount…) of :data:`ASKS_AGAIN` is among the game's actions of the last
+        :data:`AGAIN_S` seconds of the journal's clock and was not undone; else None."""
+        state, game_id = self._state, self._game_id
+        if action.name not in ASKS_AGAIN or state is None or game_id is None:
+            return None
+        now = self._clock()
+        line = action.to_line()
+        done: list[tuple[str, float]] = []
+        for _, text, _, at in self.journal.rows(game_id, max(1, state.seq - RECENT_ROWS)):
+            try:
+                name = json.loads(text).get("action")
+            except (ValueError, AttributeError):
+                name = None
+            if name == "undo":
+                if done:
+                    done.pop()
+            else:
+                done.append((text, at))
+        for text, at in reversed(done):
+            if now - at >= AGAIN_S:
+                break
+            if text == line:
+                seconds = max(1, math.floor(now - at))
+                return AskAgain(f"again_{action.name}", player=action.actor or "", seconds=seconds)
+        return None
+
     def submit_once(
         self,
         action: Action,
         key: str,
         respond: Callable[[GameState, tuple[Event, ...]], tuple[int, str]],
         refuse: Callable[[BankerError], tuple[int, str]],
+        *,
+        again: bool = False,
     ) -> tuple[int, str, bool]:
         """Submit ``action`` at most once for the idempotency ``key``: (status, body, replayed).
 
@@ -165,6 +209,10 @@ class Session:
         the action in one transaction; a refusal answers ``refuse(error)`` and is remembered too.
         Every later request with the same key gets that first answer and changes nothing; one with the
         same key and another action is refused (``idempotency_key_reused``) and not remembered.
+
+        The same money-taking action sent again within :data:`AGAIN_S` (see :meth:`repeated`) is not
+        applied unless ``again``: it answers ``refuse(AskAgain)``, not remembered, so the same request
+        with ``again`` goes through.
         """
         digest = hashlib.sha256(action.to_line().encode()).hexdigest()
         with self._lock:
@@ -179,6 +227,10 @@ class Session:
             except BankerError as error:
                 status, body = refuse(error)
                 self.journal.record_request(key, status, body, self._clock(), digest)
+                return status, body, False
+            question = None if again else self.repeated(action)
+            if question is not None:
+                status, body = refuse(question)
                 return status, body, False
             status, body = respond(state, events)
             self._journal(state, events, action, (key, status, body, digest))

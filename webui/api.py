@@ -151,13 +151,16 @@ def action(name: str) -> Response:
     who = joined()
     key = idempotency_key()
     data = read_json()
+    again = data.pop("again", False)
+    if not isinstance(again, bool):
+        raise BadInput("bad_field", action=name, field="again", value=json.dumps(again), expected="true or false")
     if name not in ACTION_TYPES:
         raise BadInput("unknown_action", action=name, known=", ".join(sorted(ACTION_TYPES)))
     if data.get("action", name) != name:
         raise BadInput("bad_field", action=name, field="action", value=json.dumps(data.get("action")),
                        expected=json.dumps(name))
     parsed = parse_action({**data, "action": name})
-    status, body, replayed = submit(who, parsed, key)
+    status, body, replayed = submit(who, parsed, key, again)
     return json_answer(status, body, replayed)
 
 

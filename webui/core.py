@@ -21,7 +21,7 @@ from banker import offer as offering
 from banker import text
 from banker.actions import ACTION_TYPES, Action, NewGame, parse_action
 from banker.board import moves_of
-from banker.errors import BadInput, BankerError, IllegalAction
+from banker.errors import AskAgain, BadInput, BankerError, IllegalAction
 from banker.ledger import Event
 from banker.session import Session
 from banker.speech import say
@@ -173,25 +173,30 @@ def told(state: GameState, events: tuple[Event, ...] | list[Event], language: st
     return {"say": say(state.edition, events, language), "board": [m.to_json() for m in moves_of(events)]}
 
 
-def submit(who: Phone, action: Action, key: str) -> tuple[int, str, bool]:
+def submit(who: Phone, action: Action, key: str, again: bool = False) -> tuple[int, str, bool]:
     """Check the phone's right to ``action`` and submit it at most once for ``key``. The banker who
-    starts a new game is its banker (the role lasts one game)."""
+    starts a new game is its banker (the role lasts one game). ``again``: the player said yes to doing
+    the same money-taking action a second time within seconds (see :meth:`Session.submit_once`)."""
     authorize(who, action)
-    answer = submit_once(action, key, who.lang)
+    answer = submit_once(action, key, who.lang, again)
     if answer[0] == 200 and isinstance(action, NewGame) and who.banker:
         become_banker(who.id)
     return answer
 
 
-def submit_once(action: Action, key: str, language: str) -> tuple[int, str, bool]:
+def submit_once(action: Action, key: str, language: str, again: bool = False) -> tuple[int, str, bool]:
     """Submit ``action`` at most once for ``key``: the log lines of what it did, or the refusal, in
-    ``language`` (the caller has checked that the phone may do it)."""
+    ``language`` (the caller has checked that the phone may do it). The same money-taking action again
+    within seconds is answered 409 ``again`` (with ``seconds``) unless ``again``."""
 
     def respond(state: GameState, events: tuple[Event, ...]) -> tuple[int, str]:
         return 200, json.dumps({"ok": True, "seq": state.seq, "log": log_lines(state, events, language),
                                 **told(state, events, language)}, ensure_ascii=False)
 
     def refuse(error: BankerError) -> tuple[int, str]:
+        if isinstance(error, AskAgain):
+            return 409, json.dumps({"error": "again", "message": error.translated(language),
+                                    "seconds": error.params["seconds"]}, ensure_ascii=False)
         body: dict[str, Any] = {"error": error.key, "message": error.translated(language)}
         state = services().session.state
         actor = action.actor
@@ -202,7 +207,7 @@ def submit_once(action: Action, key: str, language: str) -> tuple[int, str, bool
             body["raise"] = [raise_way(state, way, language) for way in offering.raise_cash(state, str(actor), short)]
         return error_status(error), json.dumps(body, ensure_ascii=False)
 
-    return services().session.submit_once(action, key, respond, refuse)
+    return services().session.submit_once(action, key, respond, refuse, again=again)
 
 
 def raise_way(state: GameState, way: offering.Offer, language: str) -> dict[str, Any]:

@@ -10,6 +10,7 @@ from functools import cache
 from typing import Any, Union
 
 from banker.actions import ACTION_TYPES, Action, Bundle
+from banker.session import AGAIN_S, ASKS_AGAIN
 
 BUNDLE_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -221,17 +222,30 @@ def document() -> dict[str, Any]:
         {"name": "X-CSRFToken", "in": "header", "required": True, "schema": {"type": "string"},
          "description": "The csrf_token of GET /api/me."},
     ]
+    again = {"type": "boolean", "default": False,
+             "description": f"Yes, once more: the same action for the same player within {AGAIN_S:.0f} s is "
+                            "answered 409 with the error \"again\" (and the seconds since the first) and applied "
+                            "only when sent with \"again\": true"}
+    asked = {"description": "The rules refuse it now, or (error \"again\", with \"seconds\") the same action was "
+                            f"applied less than {AGAIN_S:.0f} s ago: send it with \"again\": true to do it once more",
+             "content": {"application/json": {"schema": {"allOf": [
+                 {"$ref": "#/components/schemas/Error"},
+                 {"type": "object", "properties": {"seconds": {"type": "integer"}}}]}}}}
     for name, cls in ACTION_TYPES.items():
         schema_name = "Action_" + name
         schemas[schema_name] = action_schema(cls)
+        body: dict[str, Any] = {"$ref": f"#/components/schemas/{schema_name}"}
+        if name in ASKS_AGAIN:
+            body = {**schemas[schema_name], "properties": {**schemas[schema_name]["properties"], "again": again}}
         paths[f"/api/actions/{name}"] = {"post": {
             "operationId": f"action_{name}",
             "summary": f"Submit the action {name}",
             "parameters": headers,
             "requestBody": {"required": True, "content": {"application/json": {
-                "schema": {"$ref": f"#/components/schemas/{schema_name}"}, "example": example(cls)}}},
+                "schema": body, "example": example(cls)}}},
             "responses": {"200": {"description": "Applied: the new seq and what happened",
-                                  "content": {"application/json": {"schema": {"type": "object"}}}}, **errors},
+                                  "content": {"application/json": {"schema": {"type": "object"}}}}, **errors,
+                          **({"409": asked} if name in ASKS_AGAIN else {})},
         }}
     json_ok = {"200": {"description": "OK", "content": {"application/json": {"schema": {"type": "object"}}}}}
     joined_ok = {**json_ok, "401": unjoined}

@@ -108,6 +108,10 @@ def form_post(run: Callable[[Phone], tuple[int, str, bool]], default: str = "/")
             lines = answer.get("log", [text("web_done", who.lang)])
             if lines:
                 flash(" ".join(lines), "ok")
+        elif answer.get("error") == "again":
+            # The same payment a moment ago: ask, with a button that sends this form once more with yes.
+            fields = [(k, v) for k, v in request.form.items(multi=True) if k not in ("csrf_token", "idem", "again")]
+            flash({"text": answer.get("message", ""), "path": request.path, "fields": fields}, "again")
         else:
             flash(answer.get("message", ""), "error")
             if answer.get("raise"):
@@ -353,7 +357,7 @@ def do() -> BaseResponse:
     def run(who: Phone) -> tuple[int, str, bool]:
         key = idempotency_key(request.form)
         action = action_from_form(request.form, who.player)
-        return submit(who, action, key)
+        return submit(who, action, key, again=request.form.get("again") == "1")
 
     return form_post(run)
 
