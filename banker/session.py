@@ -176,7 +176,9 @@ class Session:
         now = self._clock()
         line = action.to_line()
         done: list[tuple[str, float]] = []
-        for _, text, _, at in self.journal.rows(game_id, max(1, state.seq - RECENT_ROWS)):
+        for seq, text, _, at in self.journal.rows(game_id, max(1, state.seq - RECENT_ROWS)):
+            if seq > state.seq:
+                break  # rows set aside as damaged are not part of the game
             try:
                 name = json.loads(text).get("action")
             except (ValueError, AttributeError):

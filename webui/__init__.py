@@ -88,7 +88,8 @@ def create_app(session: Session, table: TablePort | None = None, config: dict[st
     app.extensions["banker"] = services = Services(
         session=session,
         table=table,
-        broker=Broker(session, table, int(app.config["MAX_STREAMS"]), float(app.config["KEEPALIVE"])),
+        broker=Broker(session, table, int(app.config["MAX_STREAMS"]), float(app.config["KEEPALIVE"]),
+                      instance=secrets.token_hex(8)),
         trades=Trades(),
         limiter=Limiter(session.journal),
         codes=JoinCodes(session.journal),

@@ -73,7 +73,7 @@ def setup_templates(app: Flask) -> None:
             "me": phone(), "state_id": f"{game_id}-{state.seq}" if state is not None and game_id else "",
             "idem": lambda: secrets.token_urlsafe(12), "nav": NAV, "languages": LANGUAGES,
             "partial": request.headers.get("X-Partial") == "1", "table": svc.table,
-            "live": request.headers.get("X-Live") == "1",
+            "live": request.headers.get("X-Live") == "1", "instance": svc.broker.instance,
             "colours": views.GROUP_COLOURS, "label": lambda word: label(word, language),
             "table_faults": views.table_faults(language),
             "damage": views.damage_text(language),

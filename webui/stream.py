@@ -54,8 +54,12 @@ class Client:
 
 class Broker:
     def __init__(self, session: Session, table: TablePort | None, max_streams: int,
-                 keepalive: float = KEEPALIVE_SECONDS) -> None:
+                 keepalive: float = KEEPALIVE_SECONDS, instance: str = "") -> None:
         self.session = session
+        self.table = table
+        self.instance = instance
+        """This run of the program: a page that reconnects to another instance (after a restart) knows that
+        the frame numbers started again and that it missed whatever happened meanwhile."""
         self.max_streams = max_streams
         self.keepalive = keepalive
         self._lock = threading.Lock()
@@ -171,14 +175,17 @@ class Broker:
     def events(self, client: Client, since: str) -> Iterator[str]:
         """The SSE body of one stream. Reads the session, never changes it.
 
-        ``since`` is the id of the state the phone shows (Last-Event-ID after a reconnect): when the
-        game moved on since, the current state comes first. It is read now, when the stream opens,
-        not when the body starts, so nothing that happens in between is missed.
+        First the ``hello`` event (this program's instance and the simulated table's frame number), then
+        the current state, on every connection (a reconnect included: the phone may have missed the page
+        that went with its last event); ``resync`` is true when it is news to ``since``, the id of the
+        state the phone last had (Last-Event-ID after a reconnect). Both are read now, when the stream
+        opens, not when the body starts, so nothing that happens in between is missed.
         """
         state, game_id = self.session.state, self.session.game_id
-        first = ""
-        if state is not None and game_id is not None and since != f"{game_id}-{state.seq}":
-            first = self._state_message(game_id, state, [], client.lang, resync=True)
+        frame = self.table.frame_number if self.table is not None and self.table.simulated else 0
+        first = f"event: hello\ndata: {json.dumps({'instance': self.instance, 'frame': frame})}\n\n"
+        if state is not None and game_id is not None:
+            first += self._state_message(game_id, state, [], client.lang, resync=since != f"{game_id}-{state.seq}")
         return self._body(client, first)
 
     def _body(self, client: Client, first: str) -> Iterator[str]:

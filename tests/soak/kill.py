@@ -85,6 +85,7 @@ def phone_worker(name: str, client: Client, record: Record, stop: threading.Even
             action: dict[str, Any] = {"action": "salary", "player": name}
         else:
             action = {"action": "pay", "player": name, "to": rng.choice(other), "amount": rng.randint(1, 40)}
+        action["again"] = True  # the same payment again within seconds is meant here, not asked
         sent = Sent(client, action, uuid.uuid4().hex)
         with record.lock:
             record.sent.append(sent)
@@ -326,7 +327,7 @@ def check_alive(program: Program, journal_path: Path, dead: tuple[int, int, str]
             stream.start()
         wait_for(lambda: all(s.connects for s in streams), 5.0, "the streams to reconnect")
         key = uuid.uuid4().hex
-        answer = banker.act({"action": "salary", "player": PLAYERS[2]}, key)
+        answer = banker.act({"action": "salary", "player": PLAYERS[2], "again": True}, key)
         if answer.status != 200:
             raise ProgramError(f"salary answered {answer.status}: {answer.body!r}")
         resolved[f"{banker.phone}:{key}"] = 200

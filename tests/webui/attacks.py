@@ -313,7 +313,7 @@ def attack_slowloris(table: Table, count: int = 200) -> None:
         try:
             started = time.monotonic()
             phone = table.join("Cy", "127.0.0.6")
-            answer = phone.act({"action": "salary", "player": "Cy"})
+            answer = phone.act({"action": "salary", "player": "Cy", "again": True})
             elapsed = time.monotonic() - started
             if answer.status != 200:
                 raise AttackFailed(f"slowloris from {label}: a phone's action answered {answer.status}")
@@ -700,7 +700,8 @@ def attack_damaged_row(table: Table) -> None:
     page = table.ann.get("/").text
     if str(last - 1) not in page or "damaged" not in page.lower():
         raise AttackFailed("the game does not say what was lost and from which action")
-    answer = table.ann.act({"action": "pay", "player": "Ann", "amount": 1, "to": "Bob"})
+    # Another amount: the same payment again within seconds is asked first (the phone's double tap guard).
+    answer = table.ann.act({"action": "pay", "player": "Ann", "amount": 10, "to": "Bob"})
     if answer.status != 200:
         raise AttackFailed(f"the game after a damaged row is not playable: {answer.status} {answer.text[:200]}")
 

@@ -9,6 +9,9 @@
   var heldFor = 0;
   var downAt = 0;
   var newestFrame = 0;
+  var SPENT_MS = 2500;
+  var spent = null;  // the form just answered: {sig, until}; its buttons stay off a moment (a second tap is not a second payment)
+  var connected = false;
 
   function main() { return document.getElementById("main"); }
   function csrf() {
@@ -24,9 +27,61 @@
     return el && main().contains(el) && /^(INPUT|SELECT|TEXTAREA)$/.test(el.tagName) && el.type !== "hidden";
   }
 
+  // What a form does (its address and the fields that say what), and which one of the forms doing it this is:
+  // the same form in the page drawn after its answer.
+  function what(form) {
+    var parts = [form.getAttribute("action") || ""];
+    ["action", "deck", "property", "do", "button", "meaning", "player"].forEach(function (name) {
+      var field = form.querySelector('input[type=hidden][name="' + name + '"]');
+      parts.push(field ? field.value : "");
+    });
+    return parts.join("|");
+  }
+  function signature(form) {
+    var mine = what(form);
+    var index = 0;
+    var forms = main().querySelectorAll("form");
+    for (var i = 0; i < forms.length && forms[i] !== form; i++) {
+      if (what(forms[i]) === mine) { index++; }
+    }
+    return mine + "#" + index;
+  }
+  function findForm(root, sig) {
+    var forms = root.querySelectorAll("form");
+    var counts = {};
+    for (var i = 0; i < forms.length; i++) {
+      var mine = what(forms[i]);
+      counts[mine] = (counts[mine] || 0);
+      if (mine + "#" + counts[mine] === sig) { return forms[i]; }
+      counts[mine]++;
+    }
+    return null;
+  }
+  // The answer goes under the form that was tapped, where the finger is, and the page shows it.
+  function placeAnswers(root) {
+    root.querySelectorAll(".flash[data-after]").forEach(function (answer) {
+      var form = findForm(root, answer.dataset.after);
+      if (form && !form.closest(".flash")) { form.after(answer); }
+    });
+  }
+  function markSpent(root) {
+    if (!spent || Date.now() >= spent.until) { spent = null; return; }
+    var form = findForm(root, spent.sig);
+    if (!form) { return; }
+    form.querySelectorAll("button").forEach(function (b) { b.disabled = true; });
+    setTimeout(function () {
+      var now = findForm(main(), spent ? spent.sig : "");
+      if (now) { now.querySelectorAll("button").forEach(function (b) { b.disabled = false; }); }
+    }, Math.max(0, spent.until - Date.now()));
+  }
+  function offline(on) {
+    var banner = document.getElementById("offline");
+    if (banner) { banner.hidden = !on; }
+  }
+
   // Replace <main> with the one in html. A live refresh keeps what the player is composing
   // (sections marked data-keep) and the last message; the answer to a form replaces everything.
-  function swap(html, live) {
+  function swap(html, live, sig) {
     var doc = new DOMParser().parseFromString(html, "text/html");
     var fresh = doc.getElementById("main");
     var old = main();
@@ -54,18 +109,30 @@
         });
       }
     }
+    if (!live && sig) {
+      fresh.querySelectorAll(".flash[role=status], .flash.again").forEach(function (f) { f.dataset.after = sig; });
+    }
+    placeAnswers(fresh);
+    markSpent(fresh);
     old.replaceWith(fresh);
+    if (!live && sig) {
+      var answer = fresh.querySelector(".flash[data-after]");
+      if (answer && answer.scrollIntoView) { answer.scrollIntoView({ block: "nearest" }); }
+    }
     showFrame();  // the new page may have been drawn before the table's newest frame
     showReadAloud();
   }
 
   // The simulated table's screen: never go back to an older frame than one already announced.
-  function showFrame() {
+  // After a restart the numbers start again: the page then shows the new program's frame whatever its number.
+  function showFrame(force) {
     var img = document.getElementById("oled");
     if (!img) { return; }
-    var shown = parseInt((img.getAttribute("src").split("n=")[1] || "0"), 10);
-    if (newestFrame > shown) {
-      img.src = img.getAttribute("src").replace(/\?.*$/, "") + "?n=" + newestFrame;
+    var src = img.getAttribute("src");
+    var shown = parseInt((src.split("n=")[1] || "0"), 10);
+    var instance = document.body.dataset.instance || "";
+    if (newestFrame > shown || (force && src.indexOf("i=" + instance + "&") < 0)) {
+      img.src = src.replace(/\?.*$/, "") + "?i=" + encodeURIComponent(instance) + "&n=" + newestFrame;
     }
   }
 
@@ -76,7 +143,7 @@
     // X-Live: a refresh for news leaves the messages of the phone's own last action for its answer.
     fetch(location.pathname + location.search, { headers: { "X-Partial": "1", "X-Live": "1" },
                                                   credentials: "same-origin" })
-      .then(function (r) { return r.ok && !r.redirected ? r.text() : null; })
+      .then(function (r) { offline(false); return r.ok && !r.redirected ? r.text() : null; })
       .then(function (html) { if (html) { swap(html, true); } })
       .catch(function () { /* the next event or reconnect brings the page up to date */ })
       .then(function () {
@@ -107,6 +174,8 @@
     ev.preventDefault();
     if (form.dataset.busy) { return; }  // a double tap sends once; the key would make it harmless anyway
     form.dataset.busy = "1";
+    // Only the game's own actions: the simulated table's buttons are pressed quickly on purpose.
+    var sig = form.closest("#main") && /\/do$/.test(form.getAttribute("action") || "") ? signature(form) : "";
     busy = true;  // news waits for the answer, which shows them too
     var data = new FormData(form, button || undefined);
     if (button && button.dataset.button && heldFor >= HOLD_MS) { data.set("long", "1"); }
@@ -119,6 +188,7 @@
       credentials: "same-origin",
       headers: { "X-CSRFToken": csrf(), "Idempotency-Key": key, "X-Partial": "1" }
     }).then(function (r) {
+      offline(false);
       if (r.redirected) {
         var url = new URL(r.url);
         if (url.pathname + url.search !== location.pathname + location.search) {
@@ -128,8 +198,13 @@
         }
       }
       return r.text();
-    }).then(function (html) { if (html !== null) { swap(html, false); } })
-      .catch(function () { delete form.dataset.busy; })
+    }).then(function (html) {
+      if (html !== null) {
+        spent = sig ? { sig: sig, until: Date.now() + SPENT_MS } : null;
+        swap(html, false, sig);
+      }
+    })
+      .catch(function () { delete form.dataset.busy; offline(true); })
       .then(function () {
         busy = false;
         if (again) { again = false; refresh(); }
@@ -173,6 +248,25 @@
   if (document.body.dataset.live === "1" && window.EventSource) {
     var since = main() ? main().dataset.state : "";
     var stream = new EventSource("/api/stream?since=" + encodeURIComponent(since || ""));
+    // Every connection starts with hello: after a reconnect the page is drawn again (it may have missed
+    // news), and a new instance of the program (a restart) starts its frame numbers again.
+    stream.addEventListener("hello", function (ev) {
+      var hello = JSON.parse(ev.data);
+      var again = connected;
+      connected = true;
+      offline(false);
+      if (hello.instance !== document.body.dataset.instance) {
+        document.body.dataset.instance = hello.instance;
+        newestFrame = hello.frame || 0;
+        showFrame(true);
+        again = true;
+      }
+      if (again) { refresh(); }
+    });
+    stream.addEventListener("error", function () {
+      // Still trying (not refused for good, as too many streams are): the table is not answering.
+      if (stream.readyState === EventSource.CONNECTING) { offline(true); }
+    });
     stream.addEventListener("state", function (ev) {
       var data = JSON.parse(ev.data);
       if (!data.resync) { speak(data.actions); }
@@ -181,9 +275,7 @@
     });
     stream.addEventListener("trades", refresh);
     stream.addEventListener("log", refresh);  // the table added a line (a tag re-taught)
-    stream.addEventListener("role", function () {
-      fetch("/api/me", { credentials: "same-origin" }).then(refresh);
-    });
+    stream.addEventListener("role", refresh);  // the banker page shows the table's answer
     stream.addEventListener("frame", function (ev) {
       newestFrame = Math.max(newestFrame, parseInt(ev.data, 10) || 0);
       showFrame();
