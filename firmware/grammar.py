@@ -62,6 +62,8 @@ SCROLL_S = 1.5
 PAGE_S = 4.0
 """The idle screen turns its page of balances this often when the players do not fit."""
 BANKER_ASK_S = 30.0
+"""A phone's banker request stays on the screen this long (however long nobody has touched the table);
+then the phone is told that nobody answered, and may ask again."""
 CONFIRM_GUARD_S = 0.6
 """OK this soon after a confirmation appeared does not confirm it: the press was meant for the screen
 before (mashed buttons never pay)."""
@@ -181,7 +183,8 @@ class Enroll:
 @dataclass(frozen=True)
 class Answer:
     token: int
-    granted: bool
+    granted: bool | None
+    """True: OK; False: Cancel; None: nobody answered within :data:`BANKER_ASK_S`."""
 
 
 @dataclass(frozen=True)
@@ -528,9 +531,12 @@ def _tick(gs: GrammarState, ctx: Context) -> Out:
         return gs, effects
     if isinstance(current, Waiting) and now - current.since >= WAIT_FOR_CARD_S:
         return _go(gs, Idle(page_at=now))
-    if isinstance(current, BankerAsk) and now - current.since >= BANKER_ASK_S:
-        gs = replace(gs, step=current.back)
-        return gs, [Answer(current.token, False)]
+    if isinstance(current, BankerAsk):
+        # The question waits for its own time, not the idle fallback: the table is usually untouched then.
+        if now - current.since < BANKER_ASK_S:
+            return gs, effects
+        gs, more = _offer_request(replace(gs, step=current.back), ctx)
+        return gs, [Answer(current.token, None), *more]
     if isinstance(current, Idle):
         pages = _idle_pages(ctx)
         if pages > 1 and now - current.page_at >= PAGE_S:
@@ -539,7 +545,7 @@ def _tick(gs: GrammarState, ctx: Context) -> Out:
     if isinstance(current, (Enrolling, NewGameWizard, ShowJoin)):
         return gs, effects  # setup waits for the people at the table
     if now - gs.last_input >= IDLE_TIMEOUT_S:
-        return _go(gs, Idle(page_at=now))
+        return _offer_request(replace(gs, step=Idle(page_at=now)), ctx)  # a phone's request may be waiting
     return gs, effects
 
 

@@ -150,7 +150,7 @@ class TableLoop:
         self._frame_number = 0
         self._frame_listeners: list[Callable[[int], None]] = []
         self._lock = threading.RLock()
-        self._answers: dict[int, Callable[[bool], None]] = {}
+        self._answers: dict[int, Callable[[bool | None], None]] = {}
         self._next_token = 1
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
@@ -655,7 +655,7 @@ class TableLoop:
             self.journal.delete_tag(uid)
         self.inbox.put(_Redraw())
 
-    def ask_banker(self, who: str, answer: Callable[[bool], None]) -> None:
+    def ask_banker(self, who: str, answer: Callable[[bool | None], None]) -> None:
         with self._lock:
             token = self._next_token
             self._next_token += 1

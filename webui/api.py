@@ -21,7 +21,6 @@ from webui.openapi import document
 from webui.server import watch_gone
 
 api = Blueprint("api", __name__, url_prefix="/api")
-REQUEST_STATES = {True: "granted", False: "refused", None: "waiting"}
 
 
 def json_answer(status: int, body: str, replayed: bool = False) -> Response:
@@ -71,11 +70,12 @@ def me() -> Response:
         "joined": who is not None,
         "role": who.role if who else None,
         "player": who.player if who else None,
+        "not_in_game": who.absent if who else None,
         "banker": bool(who and who.banker),
         "lang": lang(),
         "csrf_token": generate_csrf(),
         "pin_set": pin_is_set(svc.session.journal),
-        "banker_request": None if isinstance(answer, str) else REQUEST_STATES[answer],
+        "banker_request": answer or None,
         "players": [p.name for p in state.players] if state and known else [],
         "table": svc.table is not None,
         "table_faults": views.table_faults(lang()),

@@ -59,6 +59,9 @@ class Phone:
     player: str | None
     banker: bool
     lang: str
+    absent: str | None = None
+    """The player this phone picked when that player is not in the current game (another game is on):
+    the phone is then a watcher (``player`` is None) and its pages say why."""
 
     @property
     def role(self) -> str:
@@ -243,30 +246,49 @@ class Limiter:
 
 
 class Approvals:
-    """Banker requests answered on the table: phone id -> True (granted) / False (refused) / None (asked)."""
+    """Banker requests answered on the table, per phone id: ``waiting`` (asked), then ``granted`` (OK),
+    ``refused`` (Cancel) or ``expired`` (nobody answered in time), kept until the phone reads it.
 
-    def __init__(self) -> None:
+    A question the table never answers (its program lost it) counts as expired after :attr:`GIVE_UP_S`,
+    so the phone can always ask again."""
+
+    GIVE_UP_S = 45.0
+    """Longer than the table shows a question (30 s), so that the table's own answer comes first."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self._lock = threading.Lock()
-        self._answers: dict[str, bool | None] = {}
+        self._clock = clock
+        self._answers: dict[str, tuple[str, float]] = {}
+
+    def _current(self, pid: str) -> str:
+        found = self._answers.get(pid)
+        if found is None:
+            return ""
+        outcome, since = found
+        if outcome == "waiting" and self._clock() - since >= self.GIVE_UP_S:
+            self._answers[pid] = ("expired", since)
+            return "expired"
+        return outcome
 
     def ask(self, pid: str) -> bool:
         """Record a question; False if one is already waiting for this phone."""
         with self._lock:
-            if pid in self._answers and self._answers[pid] is None:
+            if self._current(pid) == "waiting":
                 return False
-            self._answers[pid] = None
+            self._answers[pid] = ("waiting", self._clock())
             return True
 
-    def answer(self, pid: str, granted: bool) -> None:
+    def answer(self, pid: str, granted: bool | None) -> None:
+        """The table's answer: True (OK), False (Cancel) or None (nobody answered)."""
         with self._lock:
-            self._answers[pid] = granted
+            outcome = "expired" if granted is None else "granted" if granted else "refused"
+            self._answers[pid] = (outcome, self._clock())
 
-    def take(self, pid: str) -> bool | None | str:
-        """The answer for ``pid`` (forgotten once read), ``None`` while waiting, "" if never asked."""
+    def take(self, pid: str) -> str:
+        """``waiting``, or the answer for ``pid`` (``granted``, ``refused``, ``expired``; forgotten once
+        read), or "" if it never asked."""
         with self._lock:
-            if pid not in self._answers:
-                return ""
-            answer = self._answers[pid]
-            if answer is not None:
+            outcome = self._current(pid)
+            if outcome not in ("", "waiting"):
                 del self._answers[pid]
-            return answer
+            return outcome

@@ -11,7 +11,7 @@ import types
 import typing
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import MISSING, dataclass, field, fields
+from dataclasses import MISSING, dataclass, field, fields, replace
 from typing import Any, Union
 
 from flask import current_app, request
@@ -102,9 +102,15 @@ def services() -> Services:
 
 
 def phone() -> Phone | None:
+    """This request's joined phone (None before it joined). A phone whose player is not in the current
+    game (another game was started or switched to) watches, and knows which player it had."""
     svc = services()
-    return current_phone(svc.default_lang,
-                         lambda pid: svc.session.journal.holds_banker(pid, svc.session.game_id))
+    who = current_phone(svc.default_lang,
+                        lambda pid: svc.session.journal.holds_banker(pid, svc.session.game_id))
+    state = svc.session.state
+    if who is not None and who.player is not None and state is not None and who.player not in state.seats:
+        return replace(who, player=None, absent=who.player)
+    return who
 
 
 def become_banker(pid: str) -> None:

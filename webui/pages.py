@@ -311,8 +311,14 @@ def trades() -> str:
 def debts() -> str:
     who = need_phone()
     state = current_state()
-    info = views.debts_view(state, who.player, who.lang) if state and who.player else None
-    return page("debts.html", info=info)
+    infos: list[dict[str, Any]] = []
+    if state is not None and who.player:
+        infos = [views.debts_view(state, who.player, who.lang)]
+    elif state is not None and who.banker:
+        # The banker who plays nobody acts for each player who owes or has a decision to make.
+        owing = {d.debtor for d in state.debts} | {d.player for d in state.decisions}
+        infos = [views.debts_view(state, p.name, who.lang) for seat, p in enumerate(state.players) if seat in owing]
+    return page("debts.html", infos=infos)
 
 
 @pages.get("/history")
@@ -409,15 +415,13 @@ def banker() -> BaseResponse | str:
     who = need_phone()
     svc = services()
     if request.method == "GET":
+        # The table's answer is drawn with the page (also when the page re-reads itself on the answer's event).
         answer = svc.approvals.take(who.id)
-        if answer is True:
-            flash(text("web_banker_granted", who.lang), "ok")
-        elif answer is False:
-            flash(text("web_banker_refused", who.lang), "error")
         tags = svc.table.cards() if svc.table is not None and who.banker else []
         speech = svc.table.speech() if svc.table is not None and who.banker else None
-        return page("banker.html", pin_set=pin_is_set(svc.session.journal), waiting=answer is None, tags=tags,
-                    asked_as=views.table_name_of(who), speech=speech, voices=SPEECH_VOICES)
+        return page("banker.html", pin_set=pin_is_set(svc.session.journal), waiting=answer == "waiting",
+                    answer=answer, tags=tags, asked_as=views.table_name_of(who), speech=speech,
+                    voices=SPEECH_VOICES)
     what = request.form.get("do", "")
 
     def run(me: Phone) -> tuple[int, str, bool]:

@@ -175,23 +175,24 @@ class Broker:
     def events(self, client: Client, since: str) -> Iterator[str]:
         """The SSE body of one stream. Reads the session, never changes it.
 
-        First the ``hello`` event (this program's instance and the simulated table's frame number), then
-        the current state, on every connection (a reconnect included: the phone may have missed the page
-        that went with its last event); ``resync`` is true when it is news to ``since``, the id of the
-        state the phone last had (Last-Event-ID after a reconnect). Both are read now, when the stream
-        opens, not when the body starts, so nothing that happens in between is missed.
+        First the ``hello`` event, on every connection: this program's instance (a page that reconnects
+        draws itself again, and after a restart knows that the frame numbers started again) and the
+        simulated table's frame number. ``since`` is the id of the state the phone shows (Last-Event-ID
+        after a reconnect): when the game moved on since, the current state comes next. Both are read now,
+        when the stream opens, not when the body starts, so nothing that happens in between is missed.
         """
         state, game_id = self.session.state, self.session.game_id
         frame = self.table.frame_number if self.table is not None and self.table.simulated else 0
-        first = f"event: hello\ndata: {json.dumps({'instance': self.instance, 'frame': frame})}\n\n"
-        if state is not None and game_id is not None:
-            first += self._state_message(game_id, state, [], client.lang, resync=since != f"{game_id}-{state.seq}")
-        return self._body(client, first)
+        hello = f"event: hello\ndata: {json.dumps({'instance': self.instance, 'frame': frame})}\n\n"
+        first = ""
+        if state is not None and game_id is not None and since != f"{game_id}-{state.seq}":
+            first = self._state_message(game_id, state, [], client.lang, resync=True)
+        return self._body(client, hello, first)
 
-    def _body(self, client: Client, first: str) -> Iterator[str]:
+    def _body(self, client: Client, hello: str, first: str) -> Iterator[str]:
         try:
             # A comment first so the headers and the connection reach the phone at once.
-            yield ": connected\nretry: 2000\n\n"
+            yield ": connected\nretry: 2000\n\n" + hello
             if first:
                 yield first
             while True:

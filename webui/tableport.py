@@ -121,8 +121,9 @@ class TablePort(Protocol):
         """
         ...
 
-    def ask_banker(self, who: str, answer: Callable[[bool], None]) -> None:
+    def ask_banker(self, who: str, answer: Callable[[bool | None], None]) -> None:
         """Ask at the table whether the phone ``who`` may act as the banker: the OLED shows the
-        question until OK (``answer(True)``), Cancel or 30 s without an answer (``answer(False)``).
+        question until OK (``answer(True)``), Cancel (``answer(False)``) or for 30 s, however long nobody
+        has touched the table, then tells the phone nobody answered (``answer(None)``).
         ``answer`` is called from the table's thread."""
         ...

@@ -70,7 +70,7 @@ def join_as(player: str | None, language: str) -> None:
         if state is None:
             raise BadInput("bad_field", action="join", field="player", value=json.dumps(player),
                            expected="no player before the game starts")
-        state.seat(player)
+        player = state.players[state.seat(player)].name  # the name as the game spells it
     session["joined"] = True
     session["player"] = player or None
     session["lang"] = language
@@ -114,7 +114,7 @@ def ask_table(who: Phone) -> tuple[int, str]:
     if svc.approvals.ask(pid):
         broker, approvals, game = svc.broker, svc.approvals, svc.session
 
-        def answer(granted: bool) -> None:
+        def answer(granted: bool | None) -> None:
             if granted:
                 game.journal.grant_banker(pid, game.game_id, time.time())
             approvals.answer(pid, granted)
@@ -421,6 +421,7 @@ def debts_view(state: GameState, player: str, language: str) -> dict[str, Any]:
             decisions.append({"property": prop,
                               "buttons": [offer_button(state, c, language) for c in offer.choices]})
     return {
+        "player": player,
         "debts": state.debts_of(seat),
         "total": state.debt_total(seat),
         "missing": short,

@@ -28,7 +28,7 @@ class FakeTable:
         self._player: str | None = None
         self._deed: str | None = None
         self.presses: list[tuple[str, bool]] = []
-        self.banker_questions: list[tuple[str, Callable[[bool], None]]] = []
+        self.banker_questions: list[tuple[str, Callable[[bool | None], None]]] = []
         self.enrolling = False
         self.forgotten: list[str] = []
         self.broken: list[TableFault] = []
@@ -131,7 +131,7 @@ class FakeTable:
         self._listeners.append(callback)
         return lambda: self._listeners.remove(callback) if callback in self._listeners else None
 
-    def ask_banker(self, who: str, answer: Callable[[bool], None]) -> None:
+    def ask_banker(self, who: str, answer: Callable[[bool | None], None]) -> None:
         self.banker_questions.append((who, answer))
 
     # --- helpers ----------------------------------------------------------------------------------------
