@@ -73,7 +73,7 @@ def setup_templates(app: Flask) -> None:
             "me": phone(), "state_id": f"{game_id}-{state.seq}" if state is not None and game_id else "",
             "idem": lambda: secrets.token_urlsafe(12), "nav": NAV, "languages": LANGUAGES,
             "partial": request.headers.get("X-Partial") == "1", "table": svc.table,
-            "live": request.headers.get("X-Live") == "1", "instance": svc.broker.instance,
+            "live": request.headers.get("X-Live") == "1", "instance": svc.broker.instance, "from_json": json.loads,
             "colours": views.GROUP_COLOURS, "label": lambda word: label(word, language),
             "table_faults": views.table_faults(language),
             "damage": views.damage_text(language),
@@ -111,7 +111,7 @@ def form_post(run: Callable[[Phone], tuple[int, str, bool]], default: str = "/")
         elif answer.get("error") == "again":
             # The same payment a moment ago: ask, with a button that sends this form once more with yes.
             fields = [(k, v) for k, v in request.form.items(multi=True) if k not in ("csrf_token", "idem", "again")]
-            flash({"text": answer.get("message", ""), "path": request.path, "fields": fields}, "again")
+            flash(json.dumps({"text": answer.get("message", ""), "path": request.path, "fields": fields}), "again")
         else:
             flash(answer.get("message", ""), "error")
             if answer.get("raise"):

@@ -88,7 +88,7 @@ class Broker:
         for client in self._clients:
             client.offer(("frame", number))
 
-    def notify_role(self, phone: str, granted: bool) -> None:
+    def notify_role(self, phone: str, granted: bool | None) -> None:
         for client in self._clients:
             if client.phone == phone:
                 client.offer(("role", granted))

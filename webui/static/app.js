@@ -37,17 +37,22 @@
     });
     return parts.join("|");
   }
+  // The page's own forms, not those of an answer (the "again" question repeats the form it answers).
+  function pageForms(root) {
+    return Array.prototype.filter.call(root.querySelectorAll("form"), function (f) { return !f.closest(".flash"); });
+  }
   function signature(form) {
+    if (form.closest(".flash")) { return ""; }
     var mine = what(form);
     var index = 0;
-    var forms = main().querySelectorAll("form");
+    var forms = pageForms(main());
     for (var i = 0; i < forms.length && forms[i] !== form; i++) {
       if (what(forms[i]) === mine) { index++; }
     }
     return mine + "#" + index;
   }
   function findForm(root, sig) {
-    var forms = root.querySelectorAll("form");
+    var forms = pageForms(root);
     var counts = {};
     for (var i = 0; i < forms.length; i++) {
       var mine = what(forms[i]);
@@ -61,7 +66,7 @@
   function placeAnswers(root) {
     root.querySelectorAll(".flash[data-after]").forEach(function (answer) {
       var form = findForm(root, answer.dataset.after);
-      if (form && !form.closest(".flash")) { form.after(answer); }
+      if (form) { form.after(answer); }
     });
   }
   function markSpent(root) {
@@ -175,7 +180,10 @@
     if (form.dataset.busy) { return; }  // a double tap sends once; the key would make it harmless anyway
     form.dataset.busy = "1";
     // Only the game's own actions: the simulated table's buttons are pressed quickly on purpose.
-    var sig = form.closest("#main") && /\/do$/.test(form.getAttribute("action") || "") ? signature(form) : "";
+    // The "again" question answers for the form it repeats.
+    var asked = form.closest(".flash");
+    var sig = !form.closest("#main") || !/\/do$/.test(form.getAttribute("action") || "") ? "" :
+      asked ? (asked.dataset.after || "") : signature(form);
     busy = true;  // news waits for the answer, which shows them too
     var data = new FormData(form, button || undefined);
     if (button && button.dataset.button && heldFor >= HOLD_MS) { data.set("long", "1"); }
