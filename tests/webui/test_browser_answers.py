@@ -38,7 +38,7 @@ def test_the_answer_to_a_tax_is_where_the_finger_is_and_a_second_tap_pays_nothin
         browser: Any, served: Table) -> None:  # noqa: F811
     ann = join(browser, served, "Ann")
     ann.click("nav.bottom a[href='/money']")
-    button = ann.locator("button:has-text('Pay the tax')")
+    button = ann.locator("button:has-text('Pay Income Tax')")
     button.scroll_into_view_if_needed()
     box = button.bounding_box()
     assert box is not None and box["y"] > 100  # below the top: the page is scrolled
