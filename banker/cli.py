@@ -24,7 +24,7 @@ from banker.export import state_to_json
 from banker.journal import Journal
 from banker.ledger import Event
 from banker.messages import LANGUAGES, render
-from banker.replay import ScriptError, replay_lines
+from banker.replay import ReplayResult, ScriptError, replay_lines
 from banker.speech import say
 from banker.text import log_lines, summary_lines
 
@@ -181,18 +181,26 @@ def read_script(name: str, language: str = "en") -> list[str]:
     return text.splitlines()
 
 
-def cmd_replay(args: argparse.Namespace) -> int:
+def replay_script(args: argparse.Namespace, *, board: bool = False) -> ReplayResult | int:
+    """The script of ``args`` replayed, or the exit status after saying why not (2: unreadable, 1: a line
+    refused, as ``line N: <message>``)."""
     try:
         lines = read_script(args.script, args.lang)
     except ScriptUnreadable as exc:
         print(exc, file=sys.stderr)
         return 2
     try:
-        result = replay_lines(lines, board=args.events)
+        return replay_lines(lines, board=board)
     except ScriptError as exc:
         print(render("script_line", {"line": exc.line, "message": exc.error.translated(args.lang)}, args.lang),
               file=sys.stderr)
         return 1
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    result = replay_script(args, board=args.events)
+    if isinstance(result, int):
+        return result
     if args.events:
         edition = result.state.edition
         for (number, events), action in zip(result.events, result.actions, strict=True):
@@ -211,17 +219,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
 def cmd_offers(args: argparse.Namespace) -> int:
     from banker import offer as offering
 
-    try:
-        lines = read_script(args.script, args.lang)
-    except ScriptUnreadable as exc:
-        print(exc, file=sys.stderr)
-        return 2
-    try:
-        result = replay_lines(lines)
-    except ScriptError as exc:
-        print(render("script_line", {"line": exc.line, "message": exc.error.translated(args.lang)}, args.lang),
-              file=sys.stderr)
-        return 1
+    result = replay_script(args)
+    if isinstance(result, int):
+        return result
     state = result.state
     try:
         if args.raise_ is not None:

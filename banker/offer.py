@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from banker import buildings, deeds, payments
@@ -292,10 +292,6 @@ def deed_offers(state: GameState, player: str, deed: str, *, rent_card: str | No
 
 
 # --- squares and cards --------------------------------------------------------------------------------
-SQUARES = ("go", "income_tax", "luxury_tax", "jail", "free_parking", "chance", "community_chest",
-           "go_to_jail")
-
-
 def square_offers(state: GameState, player: str, square: str) -> list[Offer]:
     """What ``player`` can do on a square that is not a deed: GO, a tax, Jail, Free Parking, a card's deck."""
     seat = state.seat(player)
@@ -448,12 +444,6 @@ def complete(state: GameState, offer: Offer, **chosen: Any) -> Offer:
     return replace(done, minimum=offer.minimum, maximum=offer.maximum)
 
 
-def offer_for(state: GameState, action: Action, offers_: list[Offer]) -> Offer | None:
-    """The offer among ``offers_`` whose action is ``action``."""
-    del state
-    return next((o for o in offers_ if o.action == action), None)
-
-
 # --- raising cash -------------------------------------------------------------------------------------
 def ways_to_raise(state: GameState, player: str) -> list[Offer]:
     """Every way :func:`iter_ways_to_raise` finds, in its order."""
@@ -561,7 +551,6 @@ class DeedFacts:
     basis: str
     times: int = 0
     lift_cost: int = 0
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 def deed_facts(state: GameState, deed: str) -> DeedFacts:

@@ -349,8 +349,6 @@ def offer_label(state: GameState, offer: Offer, language: str) -> str:
         values[key] = money(value) if key in ("value", "interest", "lift", "pot") else value
     if "lift" in values:
         values["cost"] = values["lift"]
-    if "value" in values:
-        values["value"] = values["value"]
     if "levels" in values:
         values["levels"] = levels_text(state.edition, dict(values["levels"]), language, state.rules.hotel_level)
     if offer.kind == "mortgage":
@@ -448,11 +446,6 @@ def pay_page(state: GameState, player: str, language: str) -> PayPage:
 
     taxes = [b for sq in state.edition.squares if sq.kind == "tax" for b in buttons(sq.id)]
     return PayPage(go=buttons("go") + buttons("free_parking"), taxes=taxes, jail=buttons("jail"))
-
-
-def raise_buttons(state: GameState, player: str, short_by: int, language: str) -> list[Button]:
-    """What would raise ``short_by`` for ``player``: the engine's ways, as buttons."""
-    return [offer_button(state, o, language) for o in offering.raise_cash(state, player, short_by)]
 
 
 def table_faults(language: str) -> list[str]:
