@@ -222,7 +222,7 @@ def test_a_speaker_without_its_programs_or_its_device_fails_with_the_fix(tmp_pat
 
     config = TableConfig(mode="emulated", speaker=SpeakerConfig(output="i2s"))
     with open_table(TableConfig(mode="emulated")) as table:
-        missing = EspeakSpeaker(espeak=("no-such-espeak-ng",))
+        missing = EspeakSpeaker(espeak=("no-such-espeak-ng",), aplay=(sys.executable,))  # aplay there, espeak-ng not
         parts = Parts(list(table.readers), table.display, table.controls, lambda: None, missing)
         (result,) = Check(config, parts, say=lambda _: None, wait=False).speaker()
         assert not result.ok and result.detail == "no-such-espeak-ng not installed"

@@ -123,7 +123,7 @@ def test_the_table_page_shows_the_new_programs_frames_after_a_restart(
         browser: Any, program: Program) -> None:  # noqa: F811
     page = join(browser, program, None)  # type: ignore[arg-type]
     page.goto(f"{program.server.url}/table")  # type: ignore[union-attr]
-    page.wait_for_function("document.documentElement.dataset.stream === 'on'")
+    page.wait_for_function("document.documentElement.dataset.connected === 'yes'")
     for number in range(1, 5):
         page.click("[data-testid=button-cancel]")
         page.wait_for_function(

@@ -262,6 +262,7 @@
       var hello = JSON.parse(ev.data);
       var again = connected;
       connected = true;
+      document.documentElement.dataset.connected = "yes";  // the stream is open: news from now on arrives
       offline(false);
       if (hello.instance !== document.body.dataset.instance) {
         document.body.dataset.instance = hello.instance;
