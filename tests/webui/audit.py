@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from banker.actions import Bundle, NewGame, Trade, parse_action
+from banker.actions import Bundle, NewGame, ProposeTrade, Trade, parse_action
 from banker.journal import Journal
 from banker.messages import LANGUAGES
 from banker.session import Session
@@ -180,7 +180,8 @@ def served_table(scenario: Scenario) -> Iterator[tuple[Session, RunningServer]]:
         app = create_app(session, FakeTable(session), {"DATA_DIR": tmp})
         if scenario.trade is not None:
             assert session.game_id is not None
-            app.extensions["banker"].trades.propose(session.game_id, scenario.trade)
+            t = scenario.trade
+            session.submit(ProposeTrade(t.from_, t.to, t.give, t.take, t.settles_debt))
         server = start(app, "127.0.0.1", 0)
         try:
             yield session, server

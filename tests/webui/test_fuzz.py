@@ -170,7 +170,7 @@ class World:
         game = self.session.game_id
         return json.dumps([self.session.state and self.session.state.seq, game,
                            game and self.journal.action_lines(game),
-                           [p.to_json() for p in svc.trades.of_game(game)], self.journal.setting("webui_banker_pin"),
+                           self.session.state and self.session.state.proposals, self.journal.setting("webui_banker_pin"),
                            self.journal.setting("webui_join_code"), self.journal.banker_generation()],
                           sort_keys=True, default=str)
 
