@@ -255,6 +255,53 @@ class Trade(Action):
 
 
 @dataclass(frozen=True, slots=True)
+class ProposeTrade(Action):
+    """``from`` offers ``to`` a trade, to be answered later by ``to`` (:mod:`banker.proposals`)."""
+
+    name: ClassVar[str] = "propose_trade"
+    from_: str
+    to: str
+    give: Bundle = Bundle()
+    take: Bundle = Bundle()
+    settles_debt: bool = False
+
+    @property
+    def actor(self) -> str | None:
+        return self.from_
+
+    def trade(self) -> Trade:
+        """The trade that accepting this proposal applies."""
+        return Trade(self.from_, self.to, self.give, self.take, self.settles_debt)
+
+
+@dataclass(frozen=True, slots=True)
+class AcceptTrade(Action):
+    name: ClassVar[str] = "accept_trade"
+    player: str
+    """The receiver of the proposal."""
+    proposal: int
+    """The proposal's id (``proposals`` of the state)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RefuseTrade(Action):
+    name: ClassVar[str] = "refuse_trade"
+    player: str
+    """The receiver of the proposal."""
+    proposal: int
+    reason: str = ""
+    """What the receiver says to the proposer (both phones show it)."""
+
+
+@dataclass(frozen=True, slots=True)
+class CancelTrade(Action):
+    name: ClassVar[str] = "cancel_trade"
+    player: str
+    """The proposer: withdraws an open proposal, or puts away a refused one."""
+    proposal: int
+
+
+@dataclass(frozen=True, slots=True)
 class GoToJail(Action):
     name: ClassVar[str] = "go_to_jail"
     player: str
@@ -311,7 +358,8 @@ ACTION_TYPES: dict[str, type[Action]] = {
     for cls in (
         NewGame, Salary, Buy, StartAuction, BuildingAuction, Bid, AuctionClose, Rent, Pay, Collect,
         FreeParking, Tax, DrawCard, Build, SellBuilding, SellAllBuildings, SellBuildings, Mortgage, Unmortgage,
-        KeepMortgaged, Trade, GoToJail, JailFine, UseJailCard, LeaveJail, PayDebt, Bankrupt, EndTurn,
+        KeepMortgaged, Trade, ProposeTrade, AcceptTrade, RefuseTrade, CancelTrade,
+        GoToJail, JailFine, UseJailCard, LeaveJail, PayDebt, Bankrupt, EndTurn,
         Undo, EndGame,
     )
 }

@@ -11,8 +11,9 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from banker import buildings, deeds, payments, settlement
+from banker import buildings, deeds, payments, proposals, settlement
 from banker.actions import (
+    AcceptTrade,
     Action,
     AuctionClose,
     Bankrupt,
@@ -20,6 +21,7 @@ from banker.actions import (
     Build,
     BuildingAuction,
     Buy,
+    CancelTrade,
     Collect,
     DrawCard,
     EndGame,
@@ -33,6 +35,8 @@ from banker.actions import (
     NewGame,
     Pay,
     PayDebt,
+    ProposeTrade,
+    RefuseTrade,
     Rent,
     Salary,
     SellAllBuildings,
@@ -81,6 +85,10 @@ HANDLERS: dict[type[Action], Handler] = {
     PayDebt: settlement.pay_debt,
     Bankrupt: settlement.bankrupt,
     Trade: settlement.trade,
+    ProposeTrade: proposals.propose,
+    AcceptTrade: proposals.accept,
+    RefuseTrade: proposals.refuse,
+    CancelTrade: proposals.cancel,
     EndTurn: settlement.end_turn,
     EndGame: settlement.end_game,
 }
@@ -116,7 +124,7 @@ def apply(state: GameState | None, action: Action) -> tuple[GameState, tuple[Eve
     if handler is None:  # pragma: no cover - every action type has a handler
         raise BadInput("unknown_action", action=action.name, known="")
     w = Work(state)
-    _common_checks(w, action)
+    common_checks(w, action)
     handler(w, action)
     if state.auction is not None and isinstance(action, RAISING_MONEY):
         # The high bid must stay one that auction_close can honour: an auction never locks the game.
@@ -124,7 +132,9 @@ def apply(state: GameState | None, action: Action) -> tuple[GameState, tuple[Eve
     return w.freeze(make_history(state, action)), tuple(w.events)
 
 
-def _common_checks(w: Work, action: Action) -> None:
+def common_checks(w: Work, action: Action) -> None:
+    """What every action of a player is refused for: an open auction, a bankrupt actor, a decision the
+    actor must make first, spending money in debt (the trade of an accepted proposal goes through them too)."""
     state = w.state
     if state.auction is not None and not isinstance(action, DURING_AUCTION):
         auction = state.auction

@@ -63,6 +63,12 @@ def state_to_json(state: GameState) -> dict[str, Any]:
             for d in state.decisions
         ],
         "auction": auction,
+        "proposals": [
+            {"id": p.id, "proposer": p.proposer, "receiver": p.receiver, "give": p.trade.give.to_json(),
+             "take": p.trade.take.to_json(), "settles_debt": p.trade.settles_debt,
+             "status": "refused" if p.refused else "open", "reason": p.reason}
+            for p in state.proposals
+        ],
         "turn": state.players[state.turn].name,
         "bankrupt_order": [state.players[s].name for s in state.bankrupt_order],
         "ended": state.ended,

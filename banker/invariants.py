@@ -16,6 +16,7 @@ from operator import is_not
 from banker.actions import AuctionClose
 from banker.engine import apply
 from banker.errors import BankerError
+from banker.proposals import MAX_OPEN, REFUSED_KEPT
 from banker.state import GameState
 
 
@@ -59,6 +60,8 @@ def invariant_errors(state: GameState, clean: GameState | None = None) -> list[s
         ps = state.props[dec.property]
         if ps.owner != dec.player or not ps.mortgaged:
             errors.append(f"decision on {state.edition.properties[dec.property].id} is stale")
+    if state.proposals:
+        errors += _proposal_errors(state)
     if not state.ended and active < 2:
         errors.append("game goes on with fewer than two players")
     if state.ended and (state.auction is not None or state.decisions):
@@ -69,6 +72,23 @@ def invariant_errors(state: GameState, clean: GameState | None = None) -> list[s
             apply(state, AuctionClose())
         except BankerError as exc:
             errors.append(f"the open auction cannot be closed: {exc}")
+    return errors
+
+
+def _proposal_errors(state: GameState) -> list[str]:
+    """Each proposal numbered once, within the game's count, between two different players of the game."""
+    errors: list[str] = []
+    ids = [p.id for p in state.proposals]
+    if len(set(ids)) != len(ids) or ids != sorted(ids):
+        errors.append(f"proposal ids repeat or are out of order: {ids}")
+    if ids and not 1 <= min(ids) <= max(ids) <= state.proposals_made:
+        errors.append(f"proposal ids {ids} beyond the {state.proposals_made} made")
+    for p in state.proposals:
+        if p.proposer not in state.seats or p.receiver not in state.seats or p.proposer == p.receiver:
+            errors.append(f"proposal {p.id} is not between two players of the game")
+    refused = sum(p.refused for p in state.proposals)
+    if refused > REFUSED_KEPT or len(state.proposals) - refused > MAX_OPEN:
+        errors.append(f"{len(state.proposals)} proposals kept ({refused} refused)")
     return errors
 
 

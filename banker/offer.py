@@ -21,12 +21,14 @@ from typing import Any
 
 from banker import buildings, deeds, payments
 from banker.actions import (
+    AcceptTrade,
     Action,
     AuctionClose,
     Bankrupt,
     Bid,
     Build,
     Buy,
+    CancelTrade,
     Collect,
     DrawCard,
     EndGame,
@@ -39,6 +41,7 @@ from banker.actions import (
     Mortgage,
     Pay,
     PayDebt,
+    RefuseTrade,
     Rent,
     Salary,
     SellAllBuildings,
@@ -354,7 +357,8 @@ def card_offer(state: GameState, action: DrawCard) -> Offer:
 # --- a player's own card ------------------------------------------------------------------------------
 def player_offers(state: GameState, player: str) -> list[Offer]:
     """What a player's card alone offers: decisions on received mortgaged deeds, paying debts or going
-    bankrupt, jail, and paying or collecting an amount."""
+    bankrupt, the trade proposals to answer (accept or refuse, as their receiver) or to withdraw (as their
+    proposer), jail, and paying or collecting an amount."""
     seat = state.seat(player)
     me = state.players[seat]
     out: list[Offer] = []
@@ -367,6 +371,8 @@ def player_offers(state: GameState, player: str) -> list[Offer]:
     if debt:
         out.append(make(state, "pay_debt", PayDebt(player), price=-debt))
         out.append(make(state, "bankrupt", Bankrupt(player)))
+    if state.proposals:
+        out += proposal_offers(state, player)
     if me.in_jail:
         out += square_offers(state, player, "jail")
     maximum = me.cash
@@ -376,6 +382,24 @@ def player_offers(state: GameState, player: str) -> list[Offer]:
     out.append(Offer("collect", Collect(player, 0), needs=("amount",), minimum=1))
     out.append(Offer("transfer", Pay(player, 0, "", reason="transfer"), needs=("to", "amount"), minimum=1,
                      maximum=maximum))
+    return out
+
+
+def proposal_offers(state: GameState, player: str) -> list[Offer]:
+    """The trade proposals ``player`` can answer: accept or refuse each open one made to them (an accept
+    previewed as the trade itself, or refused with the reason it cannot be applied now), withdraw each of
+    their own (or put a refused one away). ``figures``: the other side (``player``) and the ``proposal`` id."""
+    seat = state.seat(player)
+    out: list[Offer] = []
+    for proposal in state.proposals:
+        receiver, proposer = state.seats.get(proposal.receiver), state.seats.get(proposal.proposer)
+        if receiver == seat and not proposal.refused:
+            figures = (("player", proposal.proposer), ("proposal", proposal.id))
+            out.append(make(state, "accept_trade", AcceptTrade(player, proposal.id), figures=figures))
+            out.append(make(state, "refuse_trade", RefuseTrade(player, proposal.id), figures=figures))
+        elif proposer == seat:
+            out.append(make(state, "cancel_trade", CancelTrade(player, proposal.id),
+                            figures=(("player", proposal.receiver), ("proposal", proposal.id))))
     return out
 
 

@@ -11,7 +11,8 @@ import json
 from dataclasses import fields, replace
 from typing import Any
 
-from banker.state import Auction, Debt, Decision, GameState, PlayerState, PropertyState
+from banker.actions import Trade, parse_action
+from banker.state import Auction, Debt, Decision, GameState, PlayerState, PropertyState, Proposal
 
 FORMAT = 1
 SKIPPED = ("edition", "rules", "history", "seats")
@@ -36,8 +37,18 @@ def to_snapshot(state: GameState) -> str:
             value = [_values(item) for item in value]
         elif f.name == "auction" and value is not None:
             value = _values(value)
+        elif f.name == "proposals":
+            value = [[p.id, p.trade.to_json(), p.refused, p.reason] for p in value]
         out[f.name] = value
     return json.dumps(out, separators=(",", ":"), ensure_ascii=False)
+
+
+def _proposal(item: list[Any]) -> Proposal:
+    number, trade, refused, reason = item
+    action = parse_action(trade)
+    if not isinstance(action, Trade):
+        raise TypeError(f"proposal {number} is not a trade")
+    return Proposal(int(number), action, bool(refused), str(reason))
 
 
 def from_snapshot(text: str, start: GameState) -> GameState:
@@ -55,12 +66,15 @@ def from_snapshot(text: str, start: GameState) -> GameState:
             "decisions": tuple(Decision(*d) for d in data["decisions"]),
             "auction": None if auction is None else Auction(*_tuples(auction)),
             "history": None,
+            # Absent from a snapshot written before proposals were state: none were open then.
+            "proposals": tuple(_proposal(p) for p in data.get("proposals", [])),
+            "proposals_made": int(data.get("proposals_made", 0)),
         }
         for f in fields(GameState):
             if f.name not in changes and f.name not in SKIPPED:
                 changes[f.name] = _tuples(data[f.name])
         state = replace(start, **changes)
-    except (KeyError, TypeError) as exc:
+    except (KeyError, TypeError, ValueError) as exc:
         raise ValueError(f"unreadable snapshot: {exc}") from exc
     if len(state.players) != len(start.players) or len(state.props) != len(start.props):
         raise ValueError("the snapshot is of another game")

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from banker.actions import Action
+from banker.actions import Action, Trade
 from banker.edition import Edition, Property, closest
 from banker.errors import UnknownName
 from banker.rules import Rules
@@ -78,6 +78,30 @@ class Auction:
     """Unpaid creditors sharing the proceeds after a bankruptcy with several creditors (§9.4)."""
 
 
+@dataclass(frozen=True, slots=True)
+class Proposal:
+    """A trade one player offers another on their phone, waiting for the receiver's answer (§5.3).
+
+    It is journal state like the rest: it survives a restart, and accepting it applies ``trade`` once."""
+
+    id: int
+    """Given by the engine: the proposals of a game are numbered 1, 2, 3… in the order they were made."""
+    trade: Trade
+    """The trade as ``accept_trade`` applies it: ``from`` proposes, ``to`` receives."""
+    refused: bool = False
+    """The receiver said no: kept (not open any more) so that both phones can show it and why."""
+    reason: str = ""
+    """What the receiver said when refusing (may be empty)."""
+
+    @property
+    def proposer(self) -> str:
+        return self.trade.from_
+
+    @property
+    def receiver(self) -> str:
+        return self.trade.to
+
+
 @dataclass(frozen=True, slots=True, eq=False)
 class History:
     """The link to the state before the last action, for undo (never serialized, never compared)."""
@@ -106,6 +130,10 @@ class GameState:
     bankrupt_order: tuple[int, ...] = ()
     winner: str | None = None
     ended: bool = False
+    proposals: tuple[Proposal, ...] = ()
+    """Trade proposals, open ones and the latest refused ones, in the order they were made."""
+    proposals_made: int = 0
+    """How many proposals this game has seen: the next one's id is one more."""
     seq: int = 0
     """Number of actions applied since ``new_game`` (undo counts too)."""
     history: History | None = field(default=None, compare=False, repr=False)
@@ -149,6 +177,10 @@ class GameState:
 
     def money(self, amount: Money) -> str:
         return self.edition.format_money(amount)
+
+    def open_proposals(self) -> list[Proposal]:
+        """The trade proposals waiting for an answer (not refused)."""
+        return [p for p in self.proposals if not p.refused]
 
     def name_of(self, account: str | int) -> str:
         if isinstance(account, int):

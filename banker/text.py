@@ -34,6 +34,8 @@ def event_params(edition: Edition, event: Event, language: str) -> dict[str, Any
             params[key] = describe_action_json(edition, value, language)
         elif key == "money" and isinstance(value, dict):
             params[key] = money_back(edition, value, language)
+        elif key in ("give", "take") and isinstance(value, dict):
+            params[key] = bundle_words(edition, value, language)
         else:
             params[key] = value
     if event.kind.startswith("auction"):
@@ -50,6 +52,8 @@ def describe_event(edition: Edition, event: Event, language: str = "en") -> str:
     kind = event.kind
     if kind == "undone" and event.params.get("money"):
         kind = "undone_money"
+    if kind == "trade_refused" and event.params.get("said"):
+        kind = "trade_refused_said"
     return render("event_" + kind, event_params(edition, event, language), language)
 
 
@@ -117,7 +121,7 @@ def describe_action_json(edition: Edition, data: dict[str, Any], language: str =
             params["card"] = card_title(edition.card(str(data.get("deck", "")), str(data.get("card", ""))).text)
         except BankerError:
             params["card"] = str(data.get("card", ""))
-    if name == "trade":
+    if name in ("trade", "propose_trade"):
         params["player"] = data.get("from", "")
     if name == "salary" and data.get("landed"):
         name = "salary_landed"
@@ -127,6 +131,19 @@ def describe_action_json(edition: Edition, data: dict[str, Any], language: str =
     if template("action_" + name, language) is None:
         return render("action_other", {}, language)
     return render("action_" + name, params, language)
+
+
+def bundle_words(edition: Edition, bundle: dict[str, Any], language: str) -> str:
+    """One side of a trade in words: "$100, Baltic Avenue, 1 Get Out of Jail Free card" ("nothing")."""
+    parts: list[str] = []
+    cash = bundle.get("cash", 0)
+    if isinstance(cash, int) and cash:
+        parts.append(edition.format_money(cash))
+    parts += [_deed_name(edition, str(deed_id)) for deed_id in bundle.get("properties", ())]
+    cards = bundle.get("jail_cards", 0)
+    if isinstance(cards, int) and cards:
+        parts.append(render("bundle_jail_cards", {"count": cards}, language))
+    return ", ".join(parts) if parts else render("bundle_nothing", {}, language)
 
 
 def levels_text(edition: Edition, levels: dict[str, Any], language: str, hotel_level: int = 5) -> str:

@@ -22,6 +22,7 @@ from banker.state import (
     History,
     PlayerState,
     PropertyState,
+    Proposal,
     make_player,
     make_property,
     make_state,
@@ -38,7 +39,8 @@ Money = int
 class Work:
     # Built and read once per action: slots make that a little cheaper, and a misspelt field an error.
     __slots__ = ("state", "edition", "rules", "players", "props", "bank_houses", "bank_hotels", "bank", "pot",
-                 "debts", "decisions", "auction", "turn", "bankrupt_order", "winner", "ended", "events")
+                 "debts", "decisions", "auction", "turn", "bankrupt_order", "winner", "ended", "proposals",
+                 "proposals_made", "events")
 
     def __init__(self, state: GameState) -> None:
         self.state = state
@@ -59,6 +61,8 @@ class Work:
         self.bankrupt_order = state.bankrupt_order
         self.winner = state.winner
         self.ended = state.ended
+        self.proposals: list[Proposal] | tuple[Proposal, ...] = state.proposals
+        self.proposals_made = state.proposals_made
         self.events: list[Event] = []
 
     def freeze(self, history: History | None = None) -> GameState:
@@ -79,6 +83,8 @@ class Work:
             self.bankrupt_order,
             self.winner,
             self.ended,
+            tuple(self.proposals),
+            self.proposals_made,
             self.state.seq + 1,
             history,
             self.state.seats,

@@ -970,12 +970,13 @@ def _default_edition(ctx: Context) -> int:
 
 
 def player_items(ctx: Context, seat: int) -> tuple[Item, ...]:
-    """What a player's card alone offers: the engine's offers for it (decisions and debts first, jail,
-    paying the bank); a transfer is made by tapping the other player's card."""
+    """What a player's card alone offers: the engine's offers for it (decisions and debts first, the trade
+    proposals made to them to accept or refuse, jail, paying the bank); a transfer is made by tapping the
+    other player's card. Proposing a trade, and withdrawing one, stay on the phone."""
     game = ctx.game
     assert game is not None
     found = offering.player_offers(game, game.players[seat].name)
-    items = [Item("offer", (), o) for o in found if o.kind != "transfer"]
+    items = [Item("offer", (), o) for o in found if o.kind not in ("transfer", "cancel_trade")]
     if game.turn == seat and not game.ended:
         end = offering.preview(game, EndTurn())
         following = next((e.params.get("player") for e in end.events if e.kind == "turn"), None)

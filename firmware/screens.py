@@ -13,6 +13,7 @@ from typing import Any
 
 from banker import offer as offering
 from banker.actions import (
+    AcceptTrade,
     Action,
     AuctionClose,
     Bankrupt,
@@ -31,6 +32,7 @@ from banker.actions import (
     NewGame,
     Pay,
     PayDebt,
+    RefuseTrade,
     Rent,
     Salary,
     SellBuilding,
@@ -50,7 +52,7 @@ from banker.messages import render
 from banker.offer import Offer
 from banker.scores import final_scores
 from banker.state import GameState
-from banker.text import card_title, describe_action, describe_event
+from banker.text import bundle_words, card_title, describe_action, describe_event
 from banker.worth import liquidation_value
 from firmware import grammar as g
 from firmware import moves as board
@@ -259,6 +261,7 @@ OFFER_ITEMS = {
     "card_draw": "card_draw", "card": "card_square", "card_passed_go": "passed_go_yes",
     "card_not_passed_go": "passed_go_no", "decide": "decide_on", "pay_debt": "pay_debt", "bankrupt": "go_bankrupt",
     "pay_bank": "pay_bank", "pay_pot": "pay_pot", "collect": "collect_bank", "bid_on": "bid_on",
+    "accept_trade": "accept_trade", "refuse_trade": "refuse_trade",
 }
 """The menu line of each kind of offer (``item_…`` texts of the table)."""
 
@@ -377,12 +380,30 @@ def basis_text(basis: str, ctx: g.Context) -> str:
 def _confirm(step: g.Confirm, ctx: g.Context) -> ScreenView:
     shown = g.preview(ctx, step.action)
     events, error = shown.events, shown.refusal
+    if isinstance(step.action, (AcceptTrade, RefuseTrade)) and error is None:
+        return trade_view(step.action, step.since, ctx)
     decline = "footer_decline" if isinstance(step.action, Buy) else "footer_back"
     result = confirm_view(step.action, events, error, ctx, decline)
     if error is not None:
         lines = scrolled(error.translated(ctx.language), 3, step.since, ctx.now)
         return ScreenView(title=result.title, lines=lines, footer=t(ctx, "footer_back"))
     return result
+
+
+def trade_view(action: AcceptTrade | RefuseTrade, since: float, ctx: g.Context) -> ScreenView:
+    """An incoming trade proposal answered at the table: the answer as the title, then what each side
+    gives, in words (scrolling when it is longer than the screen)."""
+    game = ctx.game
+    assert game is not None
+    proposal = next(p for p in game.proposals if p.id == action.proposal)
+    trade = proposal.trade
+    key = "item_accept_trade" if isinstance(action, AcceptTrade) else "item_refuse_trade"
+    sides = [t(ctx, "trade_gives", player=trade.from_, what=bundle_words(game.edition, trade.give.to_json(),
+                                                                          ctx.language)),
+             t(ctx, "trade_gives", player=trade.to, what=bundle_words(game.edition, trade.take.to_json(),
+                                                                       ctx.language))]
+    return ScreenView(title=t(ctx, key, player=trade.from_), lines=scrolled("; ".join(sides), 3, since, ctx.now),
+                      footer=t(ctx, "footer_ok"))
 
 
 def _signed(game: GameState, amount: int) -> str:

@@ -153,7 +153,7 @@ class TableScript:
             raise TableScriptError(number, "repeat is a number of presses (1-100), with press")
         keys = set(data) - {"comment", "repeat"}
         if len(keys) != 1:
-            raise TableScriptError(number, 'one input a line: "tap", "press", "hold" or "wait"')
+            raise TableScriptError(number, 'one input a line: "tap", "press", "hold", "wait" or "phone"')
         kind = keys.pop()
         value = data[kind]
         self.clock.now += LINE_S
@@ -173,8 +173,16 @@ class TableScript:
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 86400:
                 raise TableScriptError(number, "wait is a number of seconds (0-86400)")
             self._wait(float(value))
+        elif kind == "phone":
+            # An action sent from a phone meanwhile (a trade proposed on Ann's phone), as the web page sends it.
+            if not isinstance(value, dict):
+                raise TableScriptError(number, "phone is an action's JSON object")
+            try:
+                self.session.submit(parse_action(value))
+            except BankerError as error:
+                raise TableScriptError(number, str(error)) from error
         else:
-            raise TableScriptError(number, f'unknown input {kind!r}: use "tap", "press", "hold" or "wait"')
+            raise TableScriptError(number, f'unknown input {kind!r}: use "tap", "press", "hold", "wait" or "phone"')
         self.loop.pump()
         frame = Frame(number, text or json.dumps(data, ensure_ascii=False), self.loop.view,
                       list(self.controls.beeps[beeps_before:]))

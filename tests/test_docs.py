@@ -222,10 +222,11 @@ def _keys(value: Any) -> set[str]:
 
 
 def test_every_state_field_is_documented(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    # A state with a debt, a pending decision and an open auction shows every field there is.
+    # A state with a debt, a pending decision, a trade proposal and an open auction shows every field there is.
     script = "\n".join(json.dumps(line) for line in (
         {"action": "new_game", "edition": "us", "players": ["Ann", "Bob"], "rules": {}},
         {"action": "buy", "player": "Ann", "property": "park_place"},
+        {"action": "propose_trade", "from": "Bob", "to": "Ann", "give": {"cash": 10}},
         {"action": "mortgage", "player": "Ann", "property": "park_place"},
         {"action": "trade", "from": "Ann", "to": "Bob", "give": {"properties": ["park_place"]}},
         {"action": "pay", "player": "Ann", "amount": 5000, "to": "bank"},

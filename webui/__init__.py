@@ -26,7 +26,6 @@ from webui.core import RequestCache, Services, error_body, error_status
 from webui.join import JoinCodes
 from webui.stream import KEEPALIVE_SECONDS, Broker
 from webui.tableport import TablePort
-from webui.trades import Trades
 
 __all__ = ["create_app"]
 
@@ -90,7 +89,6 @@ def create_app(session: Session, table: TablePort | None = None, config: dict[st
         table=table,
         broker=Broker(session, table, int(app.config["MAX_STREAMS"]), float(app.config["KEEPALIVE"]),
                       instance=secrets.token_hex(8)),
-        trades=Trades(),
         limiter=Limiter(session.journal),
         codes=JoinCodes(session.journal),
         approvals=Approvals(),

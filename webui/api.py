@@ -8,7 +8,7 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, request, session
 from flask_wtf.csrf import generate_csrf
 
-from banker.actions import ACTION_TYPES, Trade, parse_action, parse_object
+from banker.actions import ACTION_TYPES, ProposeTrade, parse_action, parse_object
 from banker.errors import BadInput, IllegalAction
 from banker.export import state_to_json
 from banker.messages import LANGUAGES
@@ -19,6 +19,7 @@ from webui.core import become_banker, error_body, idempotency_key, lang, phone, 
 from webui.guard import own_address
 from webui.openapi import document
 from webui.server import watch_gone
+from webui.trades import ANSWERS, proposal_json
 
 api = Blueprint("api", __name__, url_prefix="/api")
 
@@ -168,29 +169,40 @@ def action(name: str) -> Response:
 
 @api.get("/trades")
 def trades() -> Response:
+    """The open proposals (``proposals``) and the latest refused ones (``refused``), from the game's state."""
     joined()
     svc = services()
-    return jsonify({"proposals": [p.to_json() for p in svc.trades.of_game(svc.session.game_id)]})
+    state, game = svc.session.state, svc.session.game_id
+    found = state.proposals if state is not None else ()
+    return jsonify({"proposals": [proposal_json(p, game) for p in found if not p.refused],
+                    "refused": [proposal_json(p, game) for p in found if p.refused]})
 
 
 @api.post("/trades")
 def propose() -> Response:
+    """A trade proposal from the phone's player: the engine's ``propose_trade``."""
     who = joined()
     key = idempotency_key()
     data = read_json()
-    trade = parse_action({**data, "action": "trade"})
-    assert isinstance(trade, Trade)
-    status, body, replayed = services().requests.run(key, lambda: views.propose_trade(who, trade))
+    proposal = parse_action({**data, "action": "propose_trade"})
+    assert isinstance(proposal, ProposeTrade)
+    status, body, replayed = views.propose_trade(who, proposal, key)
     return json_answer(status, body, replayed)
 
 
 @api.post("/trades/<int:proposal_id>/<answer>")
 def answer_trade(proposal_id: int, answer: str) -> Response:
+    """accept, refuse (with an optional ``reason``) or cancel: ``accept_trade``, ``refuse_trade``,
+    ``cancel_trade``."""
     who = joined()
     key = idempotency_key()
-    if answer not in ("accept", "refuse", "cancel"):
+    if answer not in ANSWERS:
         raise NotAllowed("web_unknown_answer", status=404, answer=answer)
-    status, body, replayed = views.answer_trade(who, proposal_id, answer, key)
+    reason = read_json().get("reason", "") if answer == "refuse" else ""
+    if not isinstance(reason, str):
+        raise BadInput("bad_field", action="refuse_trade", field="reason", value=json.dumps(reason),
+                       expected="a text")
+    status, body, replayed = views.answer_trade(who, proposal_id, answer, key, reason)
     return json_answer(status, body, replayed)
 
 

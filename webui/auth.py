@@ -27,14 +27,19 @@ PLAYER_ACTIONS = frozenset({
     "salary", "buy", "bid", "rent", "pay", "tax", "card", "free_parking", "build", "sell_building",
     "sell_all_buildings", "mortgage", "unmortgage", "keep_mortgaged", "go_to_jail", "jail_fine",
     "use_jail_card", "leave_jail", "pay_debt", "bankrupt", "sell_buildings",
+    "propose_trade", "accept_trade", "refuse_trade", "cancel_trade",
 })
-"""Actions a player's phone may submit for its own player (the actor pays or acts)."""
+"""Actions a player's phone may submit for its own player (the actor pays or acts). Of a trade proposal,
+the engine lets only its receiver accept or refuse it and only its proposer cancel it; the phone's own
+answers (``/api/trades/<id>/…``) are refused with 403 before that for a phone whose player is not that
+side."""
 BANKER_ACTIONS = frozenset({
     "collect", "auction_close", "building_auction", "end_turn", "undo", "end_game", "new_game",
 })
 """Actions that move the bank's money or the game itself: the banker role only."""
 TRADE_FLOW_ONLY = frozenset({"trade"})
-"""A trade needs both sides: proposed on one phone and accepted on the other (see webui.trades)."""
+"""A trade needs both sides: proposed on one phone (``propose_trade``) and accepted on the other
+(``accept_trade``); only the banker applies a ``trade`` at once."""
 
 PIN_SETTING = "webui_banker_pin"
 PIN_MIN, PIN_MAX = 4, 12

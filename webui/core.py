@@ -31,7 +31,6 @@ from webui.auth import Approvals, Limiter, NotAllowed, Phone, authorize, current
 from webui.join import JoinCodes
 from webui.stream import Broker
 from webui.tableport import TablePort
-from webui.trades import Trades
 
 IDEMPOTENCY_HEADER = "Idempotency-Key"
 IDEMPOTENCY_FIELD = "idem"
@@ -39,9 +38,9 @@ KEY_PATTERN = re.compile(r"[A-Za-z0-9_.:-]{8,80}")
 
 
 class RequestCache:
-    """First answers of mutating requests that are not game actions (trade proposals, the table's
-    buttons, the PIN): a retry with the same key gets the first answer and does nothing again.
-    The game actions themselves are remembered durably by the journal (Session.submit_once)."""
+    """First answers of mutating requests that are not game actions (the table's buttons, the PIN): a
+    retry with the same key gets the first answer and does nothing again. The game actions (trade
+    proposals and their answers among them) themselves are remembered durably by the journal (Session.submit_once)."""
 
     SIZE = 2000
 
@@ -85,7 +84,6 @@ class Services:
     session: Session
     table: TablePort | None
     broker: Broker
-    trades: Trades
     limiter: Limiter
     codes: JoinCodes
     approvals: Approvals
@@ -190,13 +188,16 @@ def submit(who: Phone, action: Action, key: str, again: bool = False) -> tuple[i
     return answer
 
 
-def submit_once(action: Action, key: str, language: str, again: bool = False) -> tuple[int, str, bool]:
+def submit_once(action: Action, key: str, language: str, again: bool = False,
+                extra: Callable[[GameState, tuple[Event, ...]], dict[str, Any]] | None = None) -> tuple[int, str, bool]:
     """Submit ``action`` at most once for ``key``: the log lines of what it did, or the refusal, in
     ``language`` (the caller has checked that the phone may do it). The same money-taking action again
-    within seconds is answered 409 ``again`` (with ``seconds``) unless ``again``."""
+    within seconds is answered 409 ``again`` (with ``seconds``) unless ``again``. ``extra``: more fields
+    of the answer, from the state and events the action made (the new trade proposal)."""
 
     def respond(state: GameState, events: tuple[Event, ...]) -> tuple[int, str]:
-        return 200, json.dumps({"ok": True, "seq": state.seq, "log": log_lines(state, events, language),
+        more = extra(state, events) if extra is not None else {}
+        return 200, json.dumps({"ok": True, **more, "seq": state.seq, "log": log_lines(state, events, language),
                                 **told(state, events, language)}, ensure_ascii=False)
 
     def refuse(error: BankerError) -> tuple[int, str]:

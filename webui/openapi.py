@@ -200,7 +200,7 @@ def document() -> dict[str, Any]:
                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
     too_many = {"description": "Too many wrong tries: wait the seconds the message says",
                 "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
-    gone = {"description": "No such proposal (answered, cancelled or never made)",
+    gone = {"description": "Not an answer: accept, refuse or cancel",
             "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
     errors = {
         "400": {"description": "No Idempotency-Key or CSRF token, or a body that is not JSON",
@@ -278,12 +278,14 @@ def document() -> dict[str, Any]:
     paths["/api/stream"] = {"get": {"operationId": "stream", "summary": "Server-sent events: state, frame, role",
                                     "responses": {"200": {"description": "text/event-stream"}, "401": unjoined,
                                                   "503": {"description": "Too many open streams"}}}}
-    paths["/api/trades"] = {"get": {"operationId": "trades", "summary": "Open trade proposals",
+    paths["/api/trades"] = {"get": {"operationId": "trades", "summary": "Open trade proposals and the latest "
+                                    "refused ones (the game's state)",
                                     "responses": joined_ok},
                             "post": {"operationId": "propose_trade", "summary": "Propose a trade from my player",
                                      "parameters": headers, "responses": {**json_ok, **errors}}}
     paths["/api/trades/{id}/{answer}"] = {"post": {
-        "operationId": "answer_trade", "summary": "accept, refuse or cancel a proposal", "parameters": [
+        "operationId": "answer_trade", "summary": "accept, refuse or cancel a proposal (409 proposal_gone "
+        "when it is no longer open)", "parameters": [
             *headers, {"name": "id", "in": "path", "required": True, "schema": {"type": "integer"}},
             {"name": "answer", "in": "path", "required": True,
              "schema": {"enum": ["accept", "refuse", "cancel"]}}],

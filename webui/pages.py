@@ -14,7 +14,7 @@ from flask import Blueprint, Flask, Response, current_app, flash, redirect, rend
 from werkzeug.wrappers import Response as BaseResponse
 
 from banker import offer as offering
-from banker.actions import Bundle, EndGame, NewGame, Trade, parse_action
+from banker.actions import AcceptTrade, Bundle, EndGame, NewGame, ProposeTrade, parse_action
 from banker.edition import available_editions, load_edition
 from banker.errors import BadInput, BankerError, IllegalAction
 from banker.messages import LANGUAGES, label
@@ -39,6 +39,7 @@ from webui.core import (
 )
 from webui.join import join_url, qr_svg
 from webui.texts import text
+from webui.trades import ANSWERS
 from webui.views import SPEECH_VOICES
 
 pages = Blueprint("pages", __name__)
@@ -209,7 +210,8 @@ def home() -> BaseResponse | str:
            + [{"text": line, "board": False, "undone": row["undone"]} for line in reversed(row["log"])]
            + ([{"text": row["board"], "board": True, "undone": row["undone"]}] if row["board"] else [])][:15]
     worth = {p.name: net_worth(state, seat) for seat, p in enumerate(state.players)} if state else {}
-    return page("home.html", log=log, worth=worth, proposals=services().trades.of_game(services().session.game_id))
+    state = current_state()
+    return page("home.html", log=log, worth=worth, proposals=state.open_proposals() if state is not None else [])
 
 
 @pages.get("/deeds")
@@ -290,12 +292,13 @@ def trades() -> str:
     who = need_phone()
     state = current_state()
     partner = request.args.get("with", "")
-    svc = services()
-    proposals = svc.trades.of_game(svc.session.game_id)
+    proposals = state.open_proposals() if state is not None else []
+    refused = [p for p in state.proposals if p.refused] if state is not None else []
     checks: dict[int, str | None] = {}
     if state is not None:
+        # Why the receiver's accept would be refused now (a deed sold meanwhile…): both phones show it.
         for p in proposals:
-            checks[p.id] = views.refusal(state, p.trade, who.lang)
+            checks[p.id] = views.refusal(state, AcceptTrade(p.receiver, p.id), who.lang)
     give_deeds, take_deeds = [], []
     if state is not None and who.player:
         give_deeds = state.owned(state.seat(who.player))
@@ -303,7 +306,8 @@ def trades() -> str:
             take_deeds = state.owned(state.seat(partner))
         else:
             partner = ""
-    return page("trades.html", proposals=proposals, checks=checks, partner=partner, give_deeds=give_deeds,
+    return page("trades.html", proposals=proposals, refused=refused, checks=checks, partner=partner,
+                give_deeds=give_deeds,
                 take_deeds=take_deeds)
 
 
@@ -386,24 +390,26 @@ def propose() -> BaseResponse:
     def run(who: Phone) -> tuple[int, str, bool]:
         key = idempotency_key(request.form)
         give, take = bundle_from_form("give_"), bundle_from_form("take_")
-        trade = parse_action({"action": "trade", "from": who.player or "-", "to": request.form.get("to", "") or "-",
-                              "give": give.to_json(), "take": take.to_json(),
-                              "settles_debt": bool(request.form.get("settles_debt"))})
-        assert isinstance(trade, Trade)
+        proposal = parse_action({"action": "propose_trade", "from": who.player or "-",
+                                 "to": request.form.get("to", "") or "-", "give": give.to_json(),
+                                 "take": take.to_json(), "settles_debt": bool(request.form.get("settles_debt"))})
+        assert isinstance(proposal, ProposeTrade)
         if not who.player:
             raise NotAllowed("web_watcher")
-        return services().requests.run(key, lambda: views.propose_trade(who, trade))
+        return views.propose_trade(who, proposal, key)
 
     return form_post(run, "/trades")
 
 
 @pages.post("/trades/<int:proposal_id>/<answer>")
 def answer_trade(proposal_id: int, answer: str) -> BaseResponse:
-    if answer not in ("accept", "refuse", "cancel"):
+    if answer not in ANSWERS:
         raise NotAllowed("web_unknown_answer", status=404, answer=answer)
 
     def run(who: Phone) -> tuple[int, str, bool]:
-        return views.answer_trade(who, proposal_id, answer, idempotency_key(request.form))
+        single_fields(request.form)
+        reason = request.form.get("reason", "").strip() if answer == "refuse" else ""
+        return views.answer_trade(who, proposal_id, answer, idempotency_key(request.form), reason)
 
     return form_post(run, "/trades")
 

@@ -25,6 +25,8 @@ from webui.tableport import TablePort
 
 KEEPALIVE_SECONDS = 15.0
 QUEUE_SIZE = 64
+PROPOSAL_ACTIONS = frozenset({"propose_trade", "accept_trade", "refuse_trade", "cancel_trade"})
+"""The actions after which (or after whose undo) a stream also sends ``event: trades``."""
 STREAMS_PER_PHONE = 4
 """Streams one phone (one cookie) may hold: one per open tab of the page."""
 STREAMS_PER_ADDRESS = 8
@@ -77,8 +79,13 @@ class Broker:
     # --- producers (must only enqueue) -----------------------------------------------------------
     def _on_action(self, state: GameState, events: tuple[Event, ...], action: Action) -> None:
         item: Item = ("state", (self.session.game_id, state, events, action))
+        # A proposal made, answered or brought back by an undo: the pages that show trades re-read.
+        trades = action.name in PROPOSAL_ACTIONS or any(
+            e.kind == "undone" and e.params.get("action", {}).get("action") in PROPOSAL_ACTIONS for e in events)
         for client in self._clients:
             client.offer(item)
+            if trades:
+                client.offer(("trades", None))
 
     def _on_table_log(self) -> None:
         for client in self._clients:
@@ -92,11 +99,6 @@ class Broker:
         for client in self._clients:
             if client.phone == phone:
                 client.offer(("role", granted))
-
-    def notify_trades(self) -> None:
-        """Proposals changed: phones re-read their page."""
-        for client in self._clients:
-            client.offer(("trades", None))
 
     # --- streams ----------------------------------------------------------------------------------
     @property
@@ -246,7 +248,7 @@ class Broker:
                 parts.insert(0, current)
         elif latest is not None:
             parts.insert(0, self._state_message(latest[0], latest[1], done, client.lang))
-        if trades and latest is None:
+        if trades:
             parts.append("event: trades\ndata: {}\n\n")
         if table_log:
             parts.append("event: log\ndata: {}\n\n")

@@ -1,58 +1,42 @@
-"""Trade proposals: made on one phone, accepted or refused on the other's. Kept in memory: a proposal
-is a conversation across the table, and after a restart it is simply proposed again."""
+"""Trade proposals as the phones see them: the engine's proposals (``proposals`` of the state, made and
+answered by the actions of :mod:`banker.proposals`) in the JSON of ``/api/trades``, and the action a
+phone's answer to one of them is."""
 
 from __future__ import annotations
 
-import itertools
-import threading
-from dataclasses import dataclass
+from typing import Any
 
-from banker.actions import Trade
+from banker.actions import AcceptTrade, Action, CancelTrade, RefuseTrade
+from banker.state import GameState, Proposal
 
-
-@dataclass(frozen=True)
-class Proposal:
-    id: int
-    game: int
-    trade: Trade
-
-    @property
-    def proposer(self) -> str:
-        return self.trade.from_
-
-    @property
-    def receiver(self) -> str:
-        return self.trade.to
-
-    def to_json(self) -> dict[str, object]:
-        return {"id": self.id, "game": self.game, **self.trade.to_json()}
+ANSWERS = ("accept", "refuse", "cancel")
+"""What a phone may answer to a proposal: the receiver accepts or refuses, the proposer cancels."""
 
 
-class Trades:
-    MAX_OPEN = 50
+def proposal_json(proposal: Proposal, game: int | None) -> dict[str, Any]:
+    """One proposal as ``/api/trades`` lists it: its id, the game, the trade's own JSON, and whether it is
+    open or was refused (with what the receiver said)."""
+    out: dict[str, Any] = {"id": proposal.id, "game": game, **proposal.trade.to_json(),
+                           "status": "refused" if proposal.refused else "open"}
+    if proposal.refused:
+        out["reason"] = proposal.reason
+    return out
 
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._ids = itertools.count(1)
-        self._open: dict[int, Proposal] = {}
 
-    def propose(self, game: int, trade: Trade) -> Proposal:
-        with self._lock:
-            proposal = Proposal(next(self._ids), game, trade)
-            self._open[proposal.id] = proposal
-            while len(self._open) > self.MAX_OPEN:
-                self._open.pop(next(iter(self._open)))
-            return proposal
+def find(state: GameState | None, proposal_id: int) -> Proposal | None:
+    if state is None:
+        return None
+    return next((p for p in state.proposals if p.id == proposal_id), None)
 
-    def get(self, proposal_id: int) -> Proposal | None:
-        with self._lock:
-            return self._open.get(proposal_id)
 
-    def remove(self, proposal_id: int) -> Proposal | None:
-        with self._lock:
-            return self._open.pop(proposal_id, None)
+def side(proposal: Proposal, answer: str) -> str:
+    """Who gives ``answer``: the receiver accepts and refuses, the proposer cancels."""
+    return proposal.proposer if answer == "cancel" else proposal.receiver
 
-    def of_game(self, game: int | None) -> list[Proposal]:
-        with self._lock:
-            return [p for p in self._open.values() if p.game == game]
 
+def answer_action(answer: str, player: str, proposal_id: int, reason: str = "") -> Action:
+    if answer == "accept":
+        return AcceptTrade(player, proposal_id)
+    if answer == "refuse":
+        return RefuseTrade(player, proposal_id, reason)
+    return CancelTrade(player, proposal_id)

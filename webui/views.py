@@ -11,19 +11,20 @@ from typing import Any
 from flask import session
 
 from banker import offer as offering
-from banker.actions import Action, Trade
+from banker.actions import Action, ProposeTrade
 from banker.board import moves_of
 from banker.edition import Property
-from banker.errors import BadInput, BankerError
+from banker.errors import BadInput, IllegalAction
 from banker.ledger import Event
 from banker.messages import render
 from banker.offer import Offer
 from banker.scores import final_scores
 from banker.state import GameState
 from banker.text import board_line, describe_action_json, levels_text, log_lines
+from webui import trades
 from webui.advice import Advice
 from webui.advice import advice as advice_of
-from webui.auth import PIN_MAX, PIN_SETTING, NotAllowed, Phone, check_pin, phone_id
+from webui.auth import PIN_MAX, PIN_SETTING, NotAllowed, Phone, authorize, check_pin, phone_id
 from webui.core import become_banker, error_body, error_status, guess_key, lang, services, submit_once
 from webui.join import normalize_code
 
@@ -167,44 +168,47 @@ def speech_request(who: Phone, form: Any) -> tuple[int, str]:
 
 # --- trades ----------------------------------------------------------------------------------------------
 
-def propose_trade(who: Phone, trade: Trade) -> tuple[int, str]:
-    svc = services()
-    if not who.banker and trade.from_ != who.player:
-        error = NotAllowed("web_not_yours", player=who.player or "-")
-        return 403, error_body(error.key, error.translated(who.lang))
-    game_id = svc.session.game_id
-    try:
-        svc.session.preview(trade)
-    except BankerError as error:
-        return error_status(error), error_body(error.key, error.translated(who.lang))
-    assert game_id is not None
-    proposal = svc.trades.propose(game_id, trade)
-    svc.broker.notify_trades()
-    return 200, json.dumps({"ok": True, "proposal": proposal.to_json()}, ensure_ascii=False)
+def propose_trade(who: Phone, proposal: ProposeTrade, key: str) -> tuple[int, str, bool]:
+    """``propose_trade`` from this phone's player (the banker: from anybody), once for ``key``: the answer
+    has the new proposal as ``/api/trades`` lists it."""
+    authorize(who, proposal)
+    game_id = services().session.game_id
+
+    def made(state: GameState, events: tuple[Event, ...]) -> dict[str, Any]:
+        number = next(e.params["proposal"] for e in events if e.kind == "trade_proposed")
+        found = trades.find(state, number)
+        assert found is not None
+        return {"proposal": trades.proposal_json(found, game_id)}
+
+    return submit_once(proposal, key, who.lang, extra=made)
 
 
-def answer_trade(who: Phone, proposal_id: int, answer: str, key: str) -> tuple[int, str, bool]:
-    """accept (the receiver submits the trade), refuse (the receiver) or cancel (the proposer)."""
+def answer_trade(who: Phone, proposal_id: int, answer: str, key: str, reason: str = "") -> tuple[int, str, bool]:
+    """accept or refuse (the receiver), cancel (the proposer): the engine's ``accept_trade``,
+    ``refuse_trade`` or ``cancel_trade``, once for ``key``, under the session's lock like every action, so
+    of several answers to one proposal sent at once only the first is applied and the others are
+    refused with the reason (it is gone). The banker answers for the side whose answer it is."""
     svc = services()
-    proposal = svc.trades.get(proposal_id)
-    if proposal is None:
+    found = trades.find(svc.session.state, proposal_id)
+    player = who.player
+    if found is not None:
+        if who.banker:
+            player = trades.side(found, answer)
+        elif who.player != trades.side(found, answer):
+            error = NotAllowed("web_not_yours", player=who.player or "-")
+            return 403, error_body(error.key, error.translated(who.lang)), False
+    if player is None:
+        if not who.banker:
+            error = NotAllowed("web_watcher")
+            return 403, error_body(error.key, error.translated(who.lang)), False
         first = svc.session.journal.request(key)
-        if first is not None:  # the proposal was accepted by this very request: answer as then
+        if first is not None:  # this very request answered the proposal: answer as then
             return first[0], first[1], True
-        return 404, error_body("web_no_proposal", text("web_no_proposal", who.lang)), False
-    side = proposal.receiver if answer in ("accept", "refuse") else proposal.proposer
-    if not who.banker and who.player != side:
-        error = NotAllowed("web_not_yours", player=who.player or "-")
-        return 403, error_body(error.key, error.translated(who.lang)), False
-    if answer != "accept":
-        svc.trades.remove(proposal_id)
-        svc.broker.notify_trades()
-        return 200, json.dumps({"ok": True, answer: proposal_id}), False
-    status, body, replayed = submit_once(proposal.trade, key, who.lang)
-    if status == 200:
-        svc.trades.remove(proposal_id)
-        svc.broker.notify_trades()
-    return status, body, replayed
+        gone = IllegalAction("proposal_gone", proposal=proposal_id)
+        return error_status(gone), error_body(gone.key, gone.translated(who.lang)), False
+    action = trades.answer_action(answer, player, proposal_id, reason)
+    authorize(who, action)
+    return submit_once(action, key, who.lang, extra=lambda _state, _events: {answer: proposal_id})
 
 
 # --- reading the state ------------------------------------------------------------------------------------

@@ -571,3 +571,55 @@ def test_a_timed_game_waits_for_an_open_auction_before_the_count(play: Play) -> 
     assert len(play.beeps) == beeps, "the table says it once"
     play.do("tap:Bob", "ok", "wait:4", "ok", "ok", "wait:2")
     assert play.json()["ended"]
+
+
+def test_an_incoming_trade_proposal_is_answered_on_the_receivers_card(make_play: Any) -> None:
+    from banker.actions import Bundle, ProposeTrade
+
+    play = make_play("Ann", "Bob", "Cy")
+    play.do("tap:Ann", "tap:baltic", "ok", "wait:4")
+    session = play.script.session
+    session.submit(ProposeTrade("Ann", "Bob", give=Bundle(0, ("baltic",)), take=Bundle(100)))  # from Ann's phone
+    play.do("tap:Cy")
+    assert "Ann" not in play.screen(), "a proposal to Bob is not on Cy's card"
+    play.do("cancel", "tap:Ann")
+    assert "deal" not in play.screen(), "the proposer withdraws on the phone, not at the table"
+    play.do("cancel", "tap:Bob")
+    assert "Accept Ann's deal" in play.screen() and "Refuse Ann's deal" in play.screen()
+    play.choose("Accept Ann's deal")
+    # What is given and taken, in words, before anything moves.
+    assert "Ann gives Baltic Avenue" in play.flat() and "Bob gives $100" in play.flat(), play.screen()
+    assert play.cash("Bob") == 1500 and play.json()["properties"]["baltic"]["owner"] == "Ann"
+    play.do("ok", "wait:4")
+    state = play.json()
+    assert state["properties"]["baltic"]["owner"] == "Bob" and state["proposals"] == []
+    assert play.cash("Bob") == 1400 and play.cash("Ann") == 1500 - 60 + 100
+    assert json.loads(play.actions()[-1]) == {"action": "accept_trade", "player": "Bob", "proposal": 1}
+
+
+def test_a_trade_proposal_refused_at_the_table_and_one_no_longer_possible(make_play: Any) -> None:
+    from banker.actions import Bundle, ProposeTrade, Trade
+
+    play = make_play("Ann", "Bob", "Cy")
+    play.do("tap:Ann", "tap:baltic", "ok", "wait:4")
+    session = play.script.session
+    session.submit(ProposeTrade("Ann", "Bob", give=Bundle(0, ("baltic",)), take=Bundle(100)))
+    play.do("tap:Bob")
+    play.choose("Refuse Ann's deal")
+    assert "Ann gives Baltic Avenue" in play.flat()
+    play.do("ok", "wait:4")
+    assert [(p["id"], p["status"]) for p in play.json()["proposals"]] == [(1, "refused")]
+    assert play.cash("Bob") == 1500 and play.cash("Ann") == 1440
+    play.do("tap:Bob")
+    assert "Ann's deal" not in play.screen(), "a refused offer is no longer on the receiver's card"
+    play.do("cancel")
+    # A second offer, and then Ann sells Baltic to Cy: accepting it at the table is refused with the reason.
+    session.submit(ProposeTrade("Ann", "Bob", give=Bundle(0, ("baltic",)), take=Bundle(80)))
+    session.submit(Trade("Ann", "Cy", give=Bundle(0, ("baltic",)), take=Bundle(70)))
+    play.do("tap:Bob")
+    assert "✕ Accept Ann's deal" in play.screen()
+    play.choose("Accept Ann's deal")
+    assert "Baltic Avenue belongs to Cy, not Ann." in play.flat() and "error" in play.beeps
+    state = play.json()
+    assert play.cash("Bob") == 1500 and state["properties"]["baltic"]["owner"] == "Cy"
+    assert [(p["id"], p["status"]) for p in state["proposals"]] == [(1, "refused"), (2, "open")]

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from banker.actions import Bundle, NewGame, Trade, parse_action
+from banker.actions import NewGame, parse_action
 from banker.journal import Journal
 from banker.messages import LANGUAGES
 from banker.session import Session
@@ -58,6 +58,9 @@ SCRIPT = [
     {"action": "salary", "player": "Bob"},
     {"action": "end_turn"},
     {"action": "buy", "player": "Cy", "property": "baltic"},
+    {"action": "propose_trade", "from": "Cy", "to": "Ann", "give": {"properties": ["baltic"]}, "take": {"cash": 200}},
+    {"action": "propose_trade", "from": "Bob", "to": "Ann", "give": {"cash": 5}},
+    {"action": "refuse_trade", "player": "Ann", "proposal": 2, "reason": "Not for 5"},
     {"action": "rent", "player": "Bob", "property": "reading_railroad"},
     {"action": "end_turn"},
     {"action": "pay", "player": "Cy", "amount": 1400, "to": "bank", "reason": "repairs"},
@@ -67,8 +70,9 @@ SCRIPT = [
     {"action": "auction", "property": "boardwalk", "declined_by": "Bob"},
     {"action": "bid", "player": "Bob", "amount": 120},
 ]
-"""The middle of a game. Ann has built houses, a mortgaged deed received in a trade to decide on and the
-open auction to bid in; Cy owes the bank and Ann."""
+"""The middle of a game. Ann has built houses, a mortgaged deed received in a trade to decide on, a trade
+proposed to her (which her decision holds up), one she refused, and the open auction to bid in; Cy owes the
+bank and Ann."""
 
 
 @dataclass
@@ -147,14 +151,11 @@ class Scenario:
     rules: dict[str, Any] = field(default_factory=dict)
     newcomer: bool = False
     """Also audit the pages a phone sees before joining."""
-    trade: Trade | None = None
-    """A trade proposed and not yet answered."""
 
 
 SCENARIOS = (
     Scenario("playing", ("Ann", "Bob", "Cy"), SCRIPT,
-             {"player": "Ann", "player in debt": "Cy", "watcher": None, "banker": None}, newcomer=True,
-             trade=Trade("Cy", "Ann", give=Bundle(0, ("baltic",)), take=Bundle(200))),
+             {"player": "Ann", "player in debt": "Cy", "watcher": None, "banker": None}, newcomer=True),
     Scenario("game over", ("Ann", "Bob"), GAME_OVER, {"player": "Ann"}, {"timed_game": True}),
     Scenario("no game", (), [], {"watcher": None}, newcomer=True),
 )
@@ -178,9 +179,6 @@ def served_table(scenario: Scenario) -> Iterator[tuple[Session, RunningServer]]:
     with tempfile.TemporaryDirectory() as tmp:
         session = build_session(Path(tmp), scenario)
         app = create_app(session, FakeTable(session), {"DATA_DIR": tmp})
-        if scenario.trade is not None:
-            assert session.game_id is not None
-            app.extensions["banker"].trades.propose(session.game_id, scenario.trade)
         server = start(app, "127.0.0.1", 0)
         try:
             yield session, server

@@ -7,7 +7,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from banker.actions import Bundle, NewGame, Trade, parse_action
+from banker.actions import Bundle, NewGame, ProposeTrade, parse_action
 from banker.journal import Journal
 from banker.session import Session
 from tests.webui.browser import ARGS, CHROMIUM, PHONE
@@ -96,8 +96,7 @@ def main(out: Path = OUT) -> list[Path]:
                 shot(ann_ru, "strategy-tables-ru", "/strategy", "h2.section >> nth=1")
                 shot(ann, "money", "/money")
                 assert session.game_id is not None
-                app.extensions["banker"].trades.propose(
-                    session.game_id, Trade("Bob", "Ann", give=Bundle(200), take=Bundle(0, ("reading_railroad",))))
+                session.submit(ProposeTrade("Bob", "Ann", give=Bundle(200), take=Bundle(0, ("reading_railroad",))))
                 shot(ann, "trades", "/trades")
                 cy = phone("Cy")
                 shot(cy, "debts", "/debts")

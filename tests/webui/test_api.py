@@ -371,7 +371,12 @@ def test_a_trade_is_proposed_on_one_phone_and_accepted_on_the_other(phone: Any, 
     again = bob.post(f"/api/trades/{proposal['id']}/accept", {}, key="accept-key-1")
     assert again.status_code == 200 and again.get_data() == accepted.get_data()
     assert cash(session, "Bob") == 1400
-    assert bob.post(f"/api/trades/{proposal['id']}/accept", {}).status_code == 404
+    # Accepted already: a new request to accept it is refused with the reason, and nothing moves again.
+    late = bob.post(f"/api/trades/{proposal['id']}/accept", {})
+    assert late.status_code == 409 and late.get_json()["error"] == "proposal_gone", late.get_json()
+    assert "no longer open" in late.get_json()["message"]
+    assert cash(session, "Bob") == 1400
+    assert bob.client.get("/api/trades").get_json()["proposals"] == []
 
 
 def test_a_proposal_of_someone_elses_deeds_is_refused(phone: Any, session: Session) -> None:
@@ -390,11 +395,20 @@ def test_a_proposal_can_be_refused_or_withdrawn(phone: Any, session: Session) ->
     second = ann.post("/api/trades", {"from": "Ann", "to": "Bob", "give": {"cash": 20}}).get_json()["proposal"]
     before = snapshot(session)
     assert bob.post(f"/api/trades/{first['id']}/cancel", {}).status_code == 403
-    assert bob.post(f"/api/trades/{first['id']}/refuse", {}).status_code == 200
+    assert snapshot(session) == before
+    refused = bob.post(f"/api/trades/{first['id']}/refuse", {"reason": "not now"})
+    assert refused.status_code == 200 and refused.get_json()["refuse"] == first["id"], refused.get_json()
     assert ann.post(f"/api/trades/{second['id']}/cancel", {}).status_code == 200
     assert ann.post(f"/api/trades/{second['id']}/maybe", {}).status_code == 404
-    assert ann.client.get("/api/trades").get_json()["proposals"] == []
-    assert snapshot(session) == before
+    listed = ann.client.get("/api/trades").get_json()
+    assert listed["proposals"] == []
+    # The refused one stays listed, with what Bob said, for both phones; nothing was paid.
+    assert [(p["id"], p["status"], p["reason"]) for p in listed["refused"]] == [(first["id"], "refused", "not now")]
+    assert bob.client.get("/api/trades").get_json()["refused"] == listed["refused"]
+    assert cash(session, "Ann") == 1500 and cash(session, "Bob") == 1500
+    assert bob.post(f"/api/trades/{first['id']}/accept", {}).status_code == 409
+    assert ann.post(f"/api/trades/{first['id']}/cancel", {}).status_code == 200  # put away
+    assert ann.client.get("/api/trades").get_json()["refused"] == []
 
 
 # --- OpenAPI -----------------------------------------------------------------------------------------

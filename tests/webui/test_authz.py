@@ -120,11 +120,10 @@ def allowed_action(role: str, name: str) -> bool:
 
 
 def world(session: Session, table: FakeTable, app: Flask) -> str:
-    """Everything a request could change: the state, the journal's rows, the trades, the table."""
-    svc = app.extensions["banker"]
-    assert session.game_id is not None
+    """Everything a request could change: the state (the trade proposals with it), the journal's rows, the table."""
+    assert session.game_id is not None and session.state is not None
     return json.dumps([snapshot(session), session.journal.action_lines(session.game_id),
-                       [p.to_json() for p in svc.trades.of_game(session.game_id)],
+                       [(p.id, p.trade.to_line(), p.refused, p.reason) for p in session.state.proposals],
                        table.presses, table.frame_number], sort_keys=True, default=str)
 
 

@@ -166,11 +166,10 @@ class World:
         self.used_keys: list[str] = []
 
     def snapshot(self) -> str:
-        svc = self.app.extensions["banker"]
         game = self.session.game_id
-        return json.dumps([self.session.state and self.session.state.seq, game,
-                           game and self.journal.action_lines(game),
-                           [p.to_json() for p in svc.trades.of_game(game)], self.journal.setting("webui_banker_pin"),
+        state = self.session.state
+        return json.dumps([state and state.seq, game, game and self.journal.action_lines(game),
+                           state and state.proposals, self.journal.setting("webui_banker_pin"),
                            self.journal.setting("webui_join_code"), self.journal.banker_generation()],
                           sort_keys=True, default=str)
 

@@ -191,7 +191,7 @@ def test_a_reused_key_with_another_body_is_422(phone: Any, session: Session) -> 
     assert snapshot(session) == before
     same = ann.act({"action": "pay", "player": "Ann", "amount": 1, "to": "Bob"}, key=key)
     assert same.status_code == 200 and same.headers["Idempotent-Replayed"] == "true"
-    # The same for the requests kept in memory (a trade proposal).
+    # The same for a trade proposal (journaled like every action).
     trade_key = uuid.uuid4().hex
     assert ann.post("/api/trades", {"from": "Ann", "to": "Bob", "give": {"cash": 5}}, key=trade_key).status_code == 200
     other = ann.post("/api/trades", {"from": "Ann", "to": "Bob", "give": {"cash": 50}}, key=trade_key)

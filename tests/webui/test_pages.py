@@ -226,6 +226,48 @@ def test_trades_with_plain_forms(phone: Any, session: Session) -> None:
     assert "No trade proposals." in page(bob, "/trades")
 
 
+def test_a_refused_proposal_shows_its_reason_on_both_phones(phone: Any, session: Session) -> None:
+    do(session, action="buy", player="Ann", property="baltic")
+    ann, bob = phone("Ann"), phone("Bob")
+    html = page(ann, "/trades?with=Bob")
+    ann.client.post("/trades/propose", data={**form_fields(html), "to": "Bob", "give_properties": "baltic",
+                                             "take_cash": "80"})
+    html = page(bob, "/trades")
+    refuse = re.search(r'action="(/trades/\d+/refuse)"', html)
+    assert refuse
+    bob.client.post(refuse.group(1), data={**form_fields(html), "reason": "too cheap"})
+    for who in (ann, bob):
+        html = page(who, "/trades")
+        assert 'data-testid="refused-proposal"' in html, html
+        assert "Bob refused this offer: “too cheap”" in html
+        assert not re.search(r'action="/trades/\d+/accept"', html)
+    assert cash(session, "Ann") == 1440 and cash(session, "Bob") == 1500
+    # In Russian the same, on Bob's phone.
+    assert "Отклонено игроком Bob: «too cheap»" in page(phone("Bob", "ru"), "/trades")
+    # The proposer puts it away.
+    html = page(ann, "/trades")
+    put_away = re.search(r'action="(/trades/\d+/cancel)"', html)
+    assert put_away and 'data-testid="refused-proposal"' in html
+    ann.client.post(put_away.group(1), data=form_fields(html))
+    assert 'data-testid="refused-proposal"' not in page(bob, "/trades")
+
+
+def test_a_proposal_no_longer_possible_says_why_on_both_phones(phone: Any, session: Session) -> None:
+    do(session, action="buy", player="Ann", property="baltic")
+    ann, bob = phone("Ann"), phone("Bob")
+    assert ann.post("/api/trades", {"from": "Ann", "to": "Bob", "give": {"properties": ["baltic"]},
+                                    "take": {"cash": 80}}).status_code == 200
+    do(session, action="trade", **{"from": "Ann", "to": "Cy", "give": {"properties": ["baltic"]}})
+    for who in (ann, bob):
+        assert "Baltic Avenue belongs to Cy, not Ann." in page(who, "/trades")
+    html = page(bob, "/trades")
+    accept = re.search(r'action="(/trades/\d+/accept)"', html)
+    assert accept
+    answer = bob.client.post(accept.group(1), data=form_fields(html))
+    assert answer.status_code == 303 and cash(session, "Bob") == 1500
+    assert "Baltic Avenue belongs to Cy, not Ann." in page(bob, "/trades")
+
+
 def test_the_language_form(phone: Any) -> None:
     ann = phone("Ann")
     token = re.search(r'name="csrf_token" value="([^"]+)"', page(ann, "/more"))

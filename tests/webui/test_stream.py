@@ -151,3 +151,22 @@ def test_frames_and_role_answers_reach_the_stream(phone: Any, session: Session, 
     threading.Thread(target=table.banker_questions[-1][1], args=(True,)).start()
     assert '"banker": true' in read_until(chunks, "event: role")
     response.close()
+
+
+def test_a_trade_proposal_and_its_answer_send_the_trades_event(phone: Any, session: Session) -> None:
+    ann, bob = phone("Ann"), phone("Bob")
+    response = open_stream(bob, since=f"{session.game_id}-0")
+    chunks = iter(response.response)
+    assert next(chunks).decode().startswith(": connected")
+    made = ann.post("/api/trades", {"from": "Ann", "to": "Bob", "give": {"cash": 10}})
+    assert made.status_code == 200
+    text = read_until(chunks, "event: trades")
+    assert "event: state" in text, "the new state comes with it"
+    assert bob.post(f"/api/trades/{made.get_json()['proposal']['id']}/refuse", {}).status_code == 200
+    assert "event: trades" in read_until(chunks, "event: trades")
+    do(session, action="salary", player="Bob")
+    assert "event: trades" not in read_until(chunks, "event: state")
+    do(session, action="undo")
+    do(session, action="undo")  # the refusal: the proposal is open again
+    assert "event: trades" in read_until(chunks, "event: trades")
+    response.close()

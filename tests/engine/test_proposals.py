@@ -1,0 +1,218 @@
+"""Trade proposals as engine actions: propose, accept, refuse, cancel; gone proposals, undo, replay."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from banker.actions import Action, NewGame, parse_action
+from banker.engine import apply
+from banker.export import state_to_json
+from banker.invariants import invariant_errors
+from banker.journal import SNAPSHOT_EVERY, Journal
+from banker.proposals import MAX_OPEN, REFUSED_KEPT
+from banker.snapshot import from_snapshot, to_snapshot
+from banker.state import GameState
+from tests.conftest import Table
+
+BALTIC_FOR_100 = {"from": "Ann", "to": "Bob", "give": {"properties": ["baltic"]}, "take": {"cash": 100}}
+
+
+def proposals(table: Table) -> list[tuple[int, str, str]]:
+    return [(p["id"], p["status"], p["reason"]) for p in table.json()["proposals"]]
+
+
+def test_a_proposal_moves_nothing_until_accepted_then_exactly_the_trade(table: Table) -> None:
+    table.give("Ann", "baltic")
+    events = table.do("propose_trade", **BALTIC_FOR_100)
+    assert [e.kind for e in events] == ["trade_proposed"] and all(e.transaction is None for e in events)
+    assert (table.cash("Ann"), table.cash("Bob")) == (1440, 1500) and table.prop("baltic")["owner"] == "Ann"
+    assert table.json()["proposals"] == [{"id": 1, "proposer": "Ann", "receiver": "Bob",
+                                          "give": {"cash": 0, "properties": ["baltic"], "jail_cards": 0},
+                                          "take": {"cash": 100, "properties": [], "jail_cards": 0},
+                                          "settles_debt": False, "status": "open", "reason": ""}]
+    # The same trade as the trade action: compare the events of both on the same state.
+    direct = apply(table.state, parse_action({"action": "trade", **BALTIC_FOR_100}))
+    accepted = table.do("accept_trade", player="Bob", proposal=1)
+    assert [(e.kind, e.params, e.transaction) for e in accepted] == [(e.kind, e.params, e.transaction)
+                                                                     for e in direct[1]]
+    assert table.prop("baltic")["owner"] == "Bob" and (table.cash("Ann"), table.cash("Bob")) == (1540, 1400)
+    assert table.json()["proposals"] == []
+    # Everything but the proposal itself (gone after the accept, left open by the bare trade) is the same.
+    assert {k: v for k, v in state_to_json(table.state).items() if k not in ("seq", "proposals")} == {
+        k: v for k, v in state_to_json(direct[0]).items() if k not in ("seq", "proposals")}
+
+
+def test_a_mortgaged_deed_received_through_a_proposal_asks_for_the_ten_percent(table: Table) -> None:
+    table.give("Ann", "park_place")
+    table.do("mortgage", player="Ann", property="park_place")
+    table.do("propose_trade", **{**BALTIC_FOR_100, "give": {"properties": ["park_place"]}})
+    table.do("accept_trade", player="Bob", proposal=1)
+    assert table.json()["decisions"] == [{"player": "Bob", "property": "park_place", "keep_fee": 18,
+                                          "unmortgage_cost": 193}]
+    table.do("keep_mortgaged", player="Bob", property="park_place")
+    assert table.cash("Bob") == 1500 - 100 - 18
+
+
+def test_a_proposal_that_could_never_be_applied_is_refused_with_the_trades_reason(table: Table) -> None:
+    table.give("Bob", "baltic")
+    table.fails("not_owner", "propose_trade", **BALTIC_FOR_100)
+    table.fails("trade_empty", "propose_trade", **{"from": "Ann", "to": "Bob"})
+    table.fails("trade_self", "propose_trade", **{"from": "Ann", "to": "Ann", "give": {"cash": 5}})
+    table.fails("not_enough_cash", "propose_trade", **{"from": "Ann", "to": "Bob", "give": {"cash": 5000}})
+    assert table.json()["proposals"] == []
+
+
+def test_an_accepted_refused_or_cancelled_proposal_is_gone(table: Table) -> None:
+    for cash in (10, 20, 30):
+        table.do("propose_trade", **{"from": "Ann", "to": "Bob", "give": {"cash": cash}})
+    table.do("accept_trade", player="Bob", proposal=1)
+    table.do("refuse_trade", player="Bob", proposal=2, reason="  no thanks ")
+    table.do("cancel_trade", player="Ann", proposal=3)
+    assert proposals(table) == [(2, "refused", "no thanks")]
+    for number in (1, 2, 3, 99):
+        error = table.fails("proposal_gone", "accept_trade", player="Bob", proposal=number)
+        assert f"Trade offer {number} is no longer open" in str(error)
+        table.fails("proposal_gone", "refuse_trade", player="Bob", proposal=number)
+    for language in ("ru", "bg"):
+        assert "{" not in error.translated(language) and "99" in error.translated(language)
+    table.fails("proposal_gone", "cancel_trade", player="Ann", proposal=3)
+    assert table.cash("Bob") == 1510, "the accepted one moved its money once"
+    table.do("cancel_trade", player="Ann", proposal=2)  # the refused one, put away by its proposer
+    assert table.json()["proposals"] == []
+
+
+def test_only_the_receiver_answers_and_only_the_proposer_withdraws() -> None:
+    table = Table(("Ann", "Bob", "Cy"))
+    table.do("propose_trade", **{"from": "Ann", "to": "Bob", "give": {"cash": 10}})
+    table.fails("proposal_not_receiver", "accept_trade", player="Ann", proposal=1)
+    table.fails("proposal_not_receiver", "accept_trade", player="Cy", proposal=1)
+    table.fails("proposal_not_receiver", "refuse_trade", player="Cy", proposal=1)
+    table.fails("proposal_not_proposer", "cancel_trade", player="Bob", proposal=1)
+    table.fails("proposal_not_proposer", "cancel_trade", player="Cy", proposal=1)
+    assert proposals(table) == [(1, "open", "")]
+
+
+def test_a_proposal_no_longer_possible_is_refused_at_accept_with_the_reason() -> None:
+    table = Table(("Ann", "Bob", "Cy"))
+    table.give("Ann", "baltic")
+    table.do("propose_trade", **BALTIC_FOR_100)
+    table.do("trade", **{"from": "Ann", "to": "Cy", "give": {"properties": ["baltic"]}, "take": {"cash": 50}})
+    error = table.fails("not_owner", "accept_trade", player="Bob", proposal=1)
+    assert "Baltic Avenue belongs to Cy, not Ann." in str(error)
+    # Bob spent his cash meanwhile: refused for cash, the proposal still open.
+    table.do("propose_trade", **{"from": "Ann", "to": "Bob", "take": {"cash": 1400}})
+    table.do("pay", player="Bob", amount=200, to="bank")
+    table.fails("not_enough_cash", "accept_trade", player="Bob", proposal=2)
+    assert proposals(table) == [(1, "open", ""), (2, "open", "")]
+
+
+def test_undo_of_an_accept_brings_back_the_proposal_and_the_money(table: Table) -> None:
+    table.give("Ann", "baltic")
+    table.do("propose_trade", **BALTIC_FOR_100)
+    open_state = table.json()
+    table.do("accept_trade", player="Bob", proposal=1)
+    table.do("undo")
+    assert {k: v for k, v in table.json().items() if k != "seq"} == {k: v for k, v in open_state.items()
+                                                                      if k != "seq"}
+    table.do("accept_trade", player="Bob", proposal=1)
+    assert table.cash("Bob") == 1400
+    table.do("undo")
+    table.do("undo")  # the proposal itself
+    assert table.json()["proposals"] == []
+    table.do("propose_trade", **{"from": "Ann", "to": "Bob", "give": {"cash": 5}})
+    assert proposals(table) == [(1, "open", "")], "numbered again from where the undone one was"
+
+
+def test_refused_proposals_kept_and_open_ones_bounded(table: Table) -> None:
+    for number in range(1, REFUSED_KEPT + 3):
+        table.do("propose_trade", **{"from": "Ann", "to": "Bob", "give": {"cash": number}})
+        table.do("refuse_trade", player="Bob", proposal=number)
+    assert [p[0] for p in proposals(table)] == list(range(3, REFUSED_KEPT + 3))
+    for _ in range(MAX_OPEN):
+        table.do("propose_trade", **{"from": "Bob", "to": "Ann", "give": {"cash": 1}})
+    table.fails("proposals_full", "propose_trade", **{"from": "Ann", "to": "Bob", "give": {"cash": 1}})
+
+
+def test_proposals_are_refused_during_an_auction_and_after_the_end(table: Table) -> None:
+    table.do("propose_trade", **{"from": "Ann", "to": "Bob", "give": {"cash": 10}})
+    table.do("auction", property="boardwalk")
+    table.fails("auction_open", "accept_trade", player="Bob", proposal=1)
+    table.fails("auction_open", "propose_trade", **{"from": "Ann", "to": "Bob", "give": {"cash": 10}})
+    table.do("auction_close")
+    table.do("end_game")
+    table.fails("game_over", "accept_trade", player="Bob", proposal=1)
+
+
+def test_the_invariants_catch_a_broken_proposal(table: Table) -> None:
+    from dataclasses import replace
+
+    table.do("propose_trade", **{"from": "Ann", "to": "Bob", "give": {"cash": 10}})
+    state = table.state
+    assert invariant_errors(state) == []
+    twice = replace(state, proposals=state.proposals * 2)
+    assert any("repeat" in e for e in invariant_errors(twice))
+    beyond = replace(state, proposals_made=0)
+    assert any("beyond" in e for e in invariant_errors(beyond))
+    self_trade = replace(state, proposals=(replace(state.proposals[0], trade=replace(
+        state.proposals[0].trade, to="Ann")),))
+    assert any("two players" in e for e in invariant_errors(self_trade))
+
+
+def script() -> list[Action]:
+    lines: list[dict[str, object]] = [
+        {"action": "new_game", "edition": "us", "players": ["Ann", "Bob", "Cy"], "rules": {}},
+        {"action": "buy", "player": "Ann", "property": "baltic"},
+        {"action": "propose_trade", **BALTIC_FOR_100},
+        {"action": "propose_trade", "from": "Cy", "to": "Bob", "give": {"cash": 40}},
+        {"action": "refuse_trade", "player": "Bob", "proposal": 2, "reason": "later"},
+        {"action": "propose_trade", "from": "Cy", "to": "Ann", "give": {"cash": 25}},
+    ]
+    lines += [{"action": "salary", "player": name} for name in ("Ann", "Bob", "Cy") * (SNAPSHOT_EVERY // 3 + 1)]
+    lines += [{"action": "accept_trade", "player": "Bob", "proposal": 1},
+              {"action": "undo"},
+              {"action": "accept_trade", "player": "Ann", "proposal": 3}]
+    return [parse_action(line) for line in lines]
+
+
+def test_a_journal_with_proposals_replays_and_resumes_from_a_snapshot(tmp_path: Path) -> None:
+    actions = script()
+    first = actions[0]
+    assert isinstance(first, NewGame)
+    state, events = apply(None, first)
+    start = state
+    path = tmp_path / "game.sqlite3"
+    with Journal(path) as journal:
+        game_id = journal.create_game(first, events, 0.0)
+        for action in actions[1:]:
+            state, events = apply(state, action)
+            journal.append(game_id, state.seq, action, events, 0.0, state=state)
+            assert from_snapshot(to_snapshot(state), start) == state
+    with Journal(path) as reopened:
+        resumed: GameState = reopened.load(game_id)
+        full = reopened.replay(game_id)
+    assert resumed == full == state and state_to_json(resumed) == state_to_json(state)
+    assert [(p.id, p.refused, p.reason) for p in resumed.proposals] == [(1, False, ""), (2, True, "later")]
+    assert resumed.proposals_made == 3
+    # The engine goes on from the resumed state as from the live one.
+    after, _ = apply(resumed, parse_action({"action": "accept_trade", "player": "Bob", "proposal": 1}))
+    assert after.props[state.deed("baltic").number].owner == state.seat("Bob")
+
+
+def test_banker_replay_applies_a_script_with_proposals(tmp_path: Path) -> None:
+    path = tmp_path / "script.jsonl"
+    path.write_text("\n".join(a.to_line() for a in script()) + "\n", encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "banker", "replay", str(path), "--json"], capture_output=True,
+                          text=True, check=False, cwd=Path(__file__).resolve().parents[2])
+    assert done.returncode == 0, done.stderr
+    state = json.loads(done.stdout)
+    assert [(p["id"], p["status"]) for p in state["proposals"]] == [(1, "open"), (2, "refused")]
+    assert state["players"]["Ann"]["cash"] == 1500 - 60 + 25 + 200 * (SNAPSHOT_EVERY // 3 + 1)
+    path.write_text("\n".join([*(a.to_line() for a in script()),
+                               '{"action": "accept_trade", "player": "Ann", "proposal": 3}']) + "\n",
+                    encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "banker", "replay", str(path), "--json"], capture_output=True,
+                          text=True, check=False, cwd=Path(__file__).resolve().parents[2])
+    assert done.returncode == 1 and "no longer open" in done.stderr
