@@ -207,6 +207,11 @@ def bankrupt(w: Work, a: Bankrupt) -> None:
         _redirect_claims(w, name, BANK)
     w.set_player(who, bankrupt=True, in_jail=False, jail_cards=())
     w.decisions = [d for d in w.decisions if d.player != who]
+    # Trade offers made by or to a player who is out can never be answered: they go with the player.
+    kept = [p for p in w.proposals if name not in (p.trade.from_, p.trade.to)]
+    if len(kept) != len(w.proposals):
+        w.proposals = kept
+        w.event("proposals_dropped", player=name)
     w.bankrupt_order = (*w.bankrupt_order, who)
     if w.turn == who:
         _advance_turn(w)

@@ -216,3 +216,19 @@ def test_banker_replay_applies_a_script_with_proposals(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-m", "banker", "replay", str(path), "--json"], capture_output=True,
                           text=True, check=False, cwd=Path(__file__).resolve().parents[2])
     assert done.returncode == 1 and "no longer open" in done.stderr
+
+
+def test_a_player_who_goes_bankrupt_takes_their_trade_offers_with_them() -> None:
+    t = Table(("Ann", "Bob", "Cat"))
+    t.give("Bob", "baltic")
+    t.give("Cat", "oriental")
+    t.do("propose_trade", **{"from": "Bob", "to": "Ann", "give": {"properties": ["baltic"]}, "take": {"cash": 50}})
+    t.do("propose_trade", **{"from": "Ann", "to": "Bob", "give": {"cash": 10}, "take": {"properties": ["baltic"]}})
+    t.do("propose_trade", **{"from": "Cat", "to": "Ann", "give": {"properties": ["oriental"]}, "take": {"cash": 80}})
+    t.do("pay", player="Bob", amount=5000, to="Ann")
+    events = t.do("bankrupt", player="Bob")
+    assert [p["id"] for p in t.json()["proposals"]] == [3]
+    assert ("proposals_dropped", {"player": "Bob"}) in [(e.kind, e.params) for e in events]
+    assert invariant_errors(t.state) == []
+    t.do("accept_trade", player="Ann", proposal=3)
+    assert t.json()["properties"]["oriental"]["owner"] == "Ann"
