@@ -44,6 +44,7 @@ from banker.actions import (
 )
 from banker.advisor import next_building_line
 from banker.board import moves_of
+from banker.edition import Edition
 from banker.errors import BankerError
 from banker.ledger import Event
 from banker.messages import label as word
@@ -297,10 +298,24 @@ def offer_label(offer: Offer, ctx: g.Context) -> str:
 
 
 def levels_text(game: GameState, levels: dict[str, int]) -> str:
-    """Break-down levels in a menu line: "Park 3, Board 4" (H for a hotel kept)."""
+    """Break-down levels in a menu line: "Park 3, Boardwalk 4" (H for a hotel kept)."""
     hotel = game.rules.hotel_level
-    return ", ".join(f"{game.edition.property(pid).name.split()[0]} {'H' if level == hotel else level}"
+    return ", ".join(f"{short_deed_name(game.edition, pid)} {'H' if level == hotel else level}"
                      for pid, level in levels.items())
+
+
+def short_deed_name(edition: Edition, property_id: str) -> str:
+    """The word of a deed's name that tells it from the other deeds: the longest that no other deed of the
+    edition has ("Park" of Park Place, "Fleet" of Fleet Street, "Полянка" of Улица Полянка; never an
+    abbreviation like "St."), else the longest that no other deed of its group has (the menu lists one
+    group's streets: "Pennsylvania" Avenue beside Pacific and North Carolina)."""
+    prop = edition.property(property_id)
+    for numbers in ([p.number for p in edition.properties], edition.groups[prop.group]):
+        others = [edition.properties[n].name.split() for n in numbers if n != prop.number]
+        words = [w for w in prop.name.split() if not w.endswith(".") and all(w not in other for other in others)]
+        if words:
+            return max(words, key=len)
+    return prop.name
 
 
 def _next_deed_name(game: GameState, index: int) -> str:
