@@ -47,7 +47,8 @@ COLOUR_BLIND = {
 }
 """How a page looks to a person without green-sensitive (deuteranopia) or red-sensitive (protanopia) cones."""
 SIMULATE = """matrix => {
-  document.body.insertAdjacentHTML('beforeend', '<svg aria-hidden="true" width="0" height="0" style="position:absolute">'
+  document.body.insertAdjacentHTML('beforeend',
+    '<svg aria-hidden="true" width="0" height="0" style="position:absolute">'
     + '<filter id="cvd" color-interpolation-filters="linearRGB"><feColorMatrix type="matrix" values="' + matrix
     + '"/></filter></svg>');
   document.documentElement.style.filter = 'url(#cvd)';
