@@ -143,6 +143,11 @@ def main(out: Path = OUT) -> list[Path]:
                 session.submit(parse_action({"action": "auction", "property": "boardwalk", "declined_by": "Bob"}))
                 session.submit(parse_action({"action": "bid", "player": "Ann", "amount": 220}))
                 shot(bob, "auction-ru", "/auction")
+                # The same game again under hidden balances: Ann sees her cash, and bands of the others'.
+                session.submit(NewGame("us", ("Ann", "Bob", "Cy"), {"hidden_balances": "bands"}))
+                for line in SCRIPT:
+                    session.submit(parse_action(line))
+                shot(ann, "home-hidden", "/")
                 browser.close()
         finally:
             server.close()
