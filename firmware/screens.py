@@ -153,7 +153,7 @@ def _balances(step: g.Idle, game: GameState, ctx: g.Context) -> ScreenView:
         money = t(ctx, "bankrupt_short") if player.bankrupt else "" if hidden else game.money(player.cash)
         mark = JAIL_MARK if player.in_jail else ""
         name = short_name(player.name, names, WIDTH_CHARS - len(money) - 1 - len(mark))
-        lines.append(columns(name + mark, money))
+        lines.append(columns(name + mark, money) if money else name + mark)
     if game.rules.free_parking_pot and len(lines) < g.PLAYERS_PER_PAGE:
         lines.append(columns(t(ctx, "pot"), game.money(game.pot)))
     heading = t(ctx, "balances_hidden") if hidden else t(ctx, "title_balances")
