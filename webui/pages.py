@@ -86,7 +86,7 @@ def setup_templates(app: Flask) -> None:
             "colours": views.GROUP_COLOURS, "label": lambda word: label(word, language),
             "mark_of": lambda group: group_mark(group, language),
             "group_name": lambda group: group_name(group, language),
-            "cash_of": cash_of, "viewer": viewer,
+            "cash_of": cash_of,
             "sees_all": state is not None and balances.sees_all(state, viewer),
             "table_faults": views.table_faults(language),
             "damage": views.damage_text(language),
