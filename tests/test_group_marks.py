@@ -3,8 +3,13 @@ table's colourless OLED, in every edition and language."""
 
 from __future__ import annotations
 
+import xml.etree.ElementTree as ET
+from collections import Counter
+
 import pytest
 
+from banker.advisor.heatmap import board_svg
+from banker.advisor.markov import MoveRules, landing_distribution
 from banker.edition import available_editions, load_edition
 from banker.messages import LANGUAGES, template
 from banker.text import group_mark, group_name
@@ -43,3 +48,13 @@ def test_the_oled_tells_every_group_and_deed_apart(edition_id: str, language: st
     for members in edition.groups.values():
         short = [short_deed_name(edition, edition.properties[n].id) for n in members]
         assert len(set(short)) == len(short), short
+
+
+@pytest.mark.parametrize(("edition_id", "language"), CASES)
+def test_the_heat_map_marks_every_street_with_its_groups_letters(edition_id: str, language: str) -> None:
+    edition = load_edition(edition_id)
+    svg = ET.fromstring(board_svg(edition, landing_distribution(edition, MoveRules()), language=language))
+    texts = Counter(t.text for t in svg.iter("{http://www.w3.org/2000/svg}text"))
+    for group, members in edition.groups.items():
+        if group not in ("railroad", "utility"):
+            assert texts[group_mark(group, language)] == len(members), (group, texts)
