@@ -135,6 +135,10 @@ def test_bands_in_the_edition_money(phone: Any, session: Session) -> None:
     assert state["players"]["Bob"]["cash"] is None
     assert state["players"]["Bob"]["cash_band"] == {"low": 1000, "high": 2000}
     assert state["players"]["Ann"]["cash"] == 1429 and "cash_band" not in state["players"]["Ann"]
+    assert "you see your own cash" in home
+    watching = phone(None).client.get("/").get_data(as_text=True)
+    assert "cash is shown only as a band" in watching
+    assert re.search(r'data-testid="cash-Ann">\$1,000–\$2,000<', watching)
     do(session, action="pay", player="Bob", amount=800, to="bank")  # 377
     ru = phone("Cy", lang="ru")
     cell = re.search(r'data-testid="cash-Bob">([^<]*)<', ru.client.get("/").get_data(as_text=True))
