@@ -8,6 +8,11 @@ from typing import Any
 from banker.errors import BadInput
 
 ROUNDINGS = ("up", "down", "nearest")
+HIDDEN_BALANCES = ("off", "bands", "hidden")
+"""The values of the house rule ``hidden_balances``: every phone shows everybody's cash (off); a phone shows
+its own player's cash and only a band of the others' ("under $500"); or nothing of the others' cash."""
+CHOICES: dict[str, tuple[str, ...]] = {"rounding": ROUNDINGS, "hidden_balances": HIDDEN_BALANCES}
+"""The house rules that take one of a few words, and those words."""
 
 
 MAX_AMOUNT = 1_000_000_000
@@ -56,6 +61,11 @@ class Rules:
     """§6.5: the bank's stock of houses."""
     hotels: int = 12
     """§6.5: the bank's stock of hotels."""
+    hidden_balances: str = "off"
+    """Not a rule of play: what a phone shows of the other players' cash, "off" (everything), "bands" (a
+    band such as "under $500") or "hidden" (nothing); its own player's cash is always shown, the banker
+    sees all, and the table shows a player's cash only when that player taps their card
+    (:mod:`banker.balances` decides, docs/rules.md)."""
     advice: bool = True
     """Not a rule of play: the phones and the table show the strategy advisor's figures (what each
     deed and building earns and how fast it pays back); off for tables that would rather not know."""
@@ -119,8 +129,8 @@ class Rules:
                         raise BadInput("bad_rule_value", rule=key, value=repr(value), expected="not negative")
                     if value > MAX_AMOUNT:
                         raise BadInput("amount_too_large", field=key, limit=MAX_AMOUNT)
-                elif isinstance(default, str) and value not in ROUNDINGS:
-                    raise BadInput("bad_rule_value", rule=key, value=repr(value), expected=" / ".join(ROUNDINGS))
+                elif isinstance(default, str) and value not in CHOICES[key]:
+                    raise BadInput("bad_rule_value", rule=key, value=repr(value), expected=" / ".join(CHOICES[key]))
                 values[key] = value
         rules = cls(**values)
         if rules.starting_cash <= 0:

@@ -234,3 +234,16 @@ def summary_lines(state: GameState, language: str = "en") -> list[str]:
     if state.ended:
         lines.append(render("event_game_over", {"winner": state.winner}, language))
     return lines
+
+
+def group_name(group: str, language: str) -> str:
+    """A deed group's name in ``language``: "Light blue", "Railroads"."""
+    found = template("advisor_group_" + group, language)
+    return found if isinstance(found, str) else label(group, language)
+
+
+def group_mark(group: str, language: str) -> str:
+    """The letters that name a deed group beside its colour ("LB", "Гл"), so that colour is never the only
+    cue; the catalogue gives each group of an edition its own (tests/test_group_marks.py)."""
+    found = template("advisor_mark_" + group, language)
+    return found if isinstance(found, str) else group_name(group, language)[:2]

@@ -11,6 +11,7 @@ import textwrap
 from collections.abc import Sequence
 from typing import Any
 
+from banker import balances
 from banker import offer as offering
 from banker.actions import (
     AcceptTrade,
@@ -45,6 +46,7 @@ from banker.actions import (
 )
 from banker.advisor import next_building_line
 from banker.board import moves_of
+from banker.edition import Edition
 from banker.errors import BankerError
 from banker.ledger import Event
 from banker.messages import label as word
@@ -146,18 +148,24 @@ def _balances(step: g.Idle, game: GameState, ctx: g.Context) -> ScreenView:
     shown = active[page * g.PLAYERS_PER_PAGE:(page + 1) * g.PLAYERS_PER_PAGE]
     lines = []
     names = [p.name for p in game.players]
+    # Hidden balances: the table is everybody's screen, so it shows names only, and each player's cash
+    # on their own card.
+    hidden = not balances.sees_all(game, balances.TABLE)
     for player in shown:
-        money = t(ctx, "bankrupt_short") if player.bankrupt else game.money(player.cash)
+        money = t(ctx, "bankrupt_short") if player.bankrupt else "" if hidden else game.money(player.cash)
         mark = JAIL_MARK if player.in_jail else ""
         name = short_name(player.name, names, WIDTH_CHARS - len(money) - 1 - len(mark))
-        lines.append(columns(name + mark, money))
+        lines.append(columns(name + mark, money) if money else name + mark)
     if game.rules.free_parking_pot and len(lines) < g.PLAYERS_PER_PAGE:
         lines.append(columns(t(ctx, "pot"), game.money(game.pot)))
-    title = t(ctx, "time_left", time=clock(ctx.time_left)) if ctx.time_left is not None else t(ctx, "title_balances")
+    heading = t(ctx, "balances_hidden") if hidden else t(ctx, "title_balances")
+    title = t(ctx, "time_left", time=clock(ctx.time_left)) if ctx.time_left is not None else heading
     if pages > 1:
         title = columns(title, f"{page + 1}/{pages}")
     # The mark after a name is explained at the foot of the screen whenever it is shown.
     footer = t(ctx, "jail_legend", mark=JAIL_MARK) if any(p.in_jail for p in shown) else ""
+    if hidden and not footer:
+        footer = t(ctx, "own_cash_only")
     return ScreenView(title=title, lines=tuple(lines), footer=footer)
 
 
@@ -199,7 +207,11 @@ def _debt(game: GameState, ctx: g.Context) -> ScreenView:
         rest = sum(d.amount for d in debts[len(shown):])
         lines.append(columns(t(ctx, "debt_others", count=len(debts) - len(shown)), game.money(rest)))
     can_raise = liquidation_value(game, seat)
-    lines.append(t(ctx, "debt_cash", cash=game.money(player.cash), value=game.money(max(0, can_raise - player.cash))))
+    value = game.money(max(0, can_raise - player.cash))
+    if balances.sees_cash_of(game, balances.TABLE, seat):
+        lines.append(t(ctx, "debt_cash", cash=game.money(player.cash), value=value))
+    else:  # what the deeds and buildings raise is on the board for all to see; the cash is not
+        lines.append(t(ctx, "debt_can_raise", value=value))
     title = t(ctx, "title_owes", player=player.name, amount=game.money(total))
     if can_raise < total:
         title = t(ctx, "title_owes_bankrupt", player=player.name, amount=game.money(total))
@@ -289,10 +301,24 @@ def offer_label(offer: Offer, ctx: g.Context) -> str:
 
 
 def levels_text(game: GameState, levels: dict[str, int]) -> str:
-    """Break-down levels in a menu line: "Park 3, Board 4" (H for a hotel kept)."""
+    """Break-down levels in a menu line: "Park 3, Boardwalk 4" (H for a hotel kept)."""
     hotel = game.rules.hotel_level
-    return ", ".join(f"{game.edition.property(pid).name.split()[0]} {'H' if level == hotel else level}"
+    return ", ".join(f"{short_deed_name(game.edition, pid)} {'H' if level == hotel else level}"
                      for pid, level in levels.items())
+
+
+def short_deed_name(edition: Edition, property_id: str) -> str:
+    """The word of a deed's name that tells it from the other deeds: the longest that no other deed of the
+    edition has ("Park" of Park Place, "Fleet" of Fleet Street, "Полянка" of Улица Полянка; never an
+    abbreviation like "St."), else the longest that no other deed of its group has (the menu lists one
+    group's streets: "Pennsylvania" Avenue beside Pacific and North Carolina)."""
+    prop = edition.property(property_id)
+    for numbers in ([p.number for p in edition.properties], edition.groups[prop.group]):
+        others = [edition.properties[n].name.split() for n in numbers if n != prop.number]
+        words = [w for w in prop.name.split() if not w.endswith(".") and all(w not in other for other in others)]
+        if words:
+            return max(words, key=len)
+    return prop.name
 
 
 def _next_deed_name(game: GameState, index: int) -> str:
@@ -596,7 +622,8 @@ def _notice(step: g.Notice, ctx: g.Context) -> ScreenView:
         if moves:  # what to do with the cardboard, a page at a time
             return board.moves_view(game.edition, moves, ctx.language, t(ctx, "title_done"), step.since, ctx.now)
         shown = [e for e in step.events if e.kind not in ("card", "board")] or list(step.events)
-        lines = tuple(describe_event(game.edition, e, ctx.language) for e in shown[:4])
+        lines = tuple(describe_event(game.edition, balances.visible_event(game, e, balances.TABLE), ctx.language)
+                      for e in shown[:4])
         return ScreenView(title=t(ctx, "title_done"), lines=lines)
     if step.text:
         return ScreenView(title=t(ctx, "title_banker"), lines=(step.text,))
@@ -608,7 +635,8 @@ def _undo(step: g.UndoAsk, ctx: g.Context) -> ScreenView:
     lines: tuple[str, ...] = ()
     if game is not None and game.history is not None:
         events = _events_of_last(game)
-        described = [describe_event(game.edition, e, ctx.language) for e in events if e.kind not in ("card", "board")]
+        described = [describe_event(game.edition, balances.visible_event(game, e, balances.TABLE), ctx.language)
+                     for e in events if e.kind not in ("card", "board")]
         lines = tuple(described[:3]) or (describe_action(game.edition, game.history.action, ctx.language,
                                                          game.rules.hotel_level),)
         back = board.take_back(game)

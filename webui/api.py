@@ -8,6 +8,7 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, request, session
 from flask_wtf.csrf import generate_csrf
 
+from banker import balances
 from banker.actions import ACTION_TYPES, ProposeTrade, parse_action, parse_object
 from banker.errors import BadInput, IllegalAction
 from banker.export import state_to_json
@@ -100,28 +101,31 @@ def join() -> Response:
 
 @api.get("/state")
 def state() -> Response:
-    joined()
+    """The state (docs/state.md); under hidden balances without the exact cash of the other players."""
+    who = joined()
     current = services().session.state
     if current is None:
         raise IllegalAction("no_game")
-    return jsonify(state_to_json(current))
+    return jsonify(balances.state_json(current, state_to_json(current), views.viewer_of(who)))
 
 
 @api.get("/history")
 def history() -> Response:
     who = joined()
-    return jsonify({"game": services().session.game_id, "rows": views.history_rows(who.lang)})
+    return jsonify({"game": services().session.game_id, "rows": views.history_rows(who.lang, views.viewer_of(who))})
 
 
 @api.get("/scores")
 def scores() -> Response:
-    joined()
+    who = joined()
     svc = services()
     current, game_id = svc.session.state, svc.session.game_id
     if current is None or game_id is None:
         raise IllegalAction("no_game")
-    return jsonify({"scores": views.standings(current),
-                    "series": net_worth_series(svc.session.journal.actions(game_id))})
+    viewer = views.viewer_of(who)
+    return jsonify({"scores": views.standings(current, viewer),
+                    "series": balances.worth_series(current, net_worth_series(svc.session.journal.actions(game_id)),
+                                                    viewer)})
 
 
 @api.get("/advice")
@@ -253,7 +257,7 @@ def stream() -> Response:
     who = joined()
     svc = services()
     address = request.remote_addr or ""
-    client = svc.broker.open(who.id, who.lang, address, own_address(address))
+    client = svc.broker.open(who.id, who.lang, address, own_address(address), who.player)
     if client is None:
         response = Response(error_body("web_too_many_streams", views.text("web_too_many_streams", who.lang)),
                             status=503, mimetype="application/json")

@@ -17,8 +17,8 @@ from typing import Any, Union
 from flask import current_app, request
 from werkzeug.datastructures import MultiDict
 
+from banker import balances
 from banker import offer as offering
-from banker import text
 from banker.actions import ACTION_TYPES, Action, NewGame, parse_action
 from banker.board import moves_of
 from banker.errors import AskAgain, BadInput, BankerError, IllegalAction
@@ -167,9 +167,11 @@ def error_body(key: str, message: str) -> str:
     return json.dumps({"error": key, "message": message}, ensure_ascii=False)
 
 
-def log_lines(state: GameState, events: tuple[Event, ...] | list[Event], language: str) -> list[str]:
-    """The log lines of ``events``: what happened, then what to move on the board (one line, if anything)."""
-    return text.log_lines(state.edition, events, language)
+def log_lines(state: GameState, events: tuple[Event, ...] | list[Event], language: str,
+              viewer: balances.Viewer) -> list[str]:
+    """The log lines of ``events`` as ``viewer`` may read them: what happened, then what to move on the
+    board (one line, if anything)."""
+    return balances.log_lines(state, events, language, viewer)
 
 
 def told(state: GameState, events: tuple[Event, ...] | list[Event], language: str) -> dict[str, Any]:
@@ -182,33 +184,37 @@ def submit(who: Phone, action: Action, key: str, again: bool = False) -> tuple[i
     starts a new game is its banker (the role lasts one game). ``again``: the player said yes to doing
     the same money-taking action a second time within seconds (see :meth:`Session.submit_once`)."""
     authorize(who, action)
-    answer = submit_once(action, key, who.lang, again)
+    answer = submit_once(action, key, who.lang, again, viewer=balances.Viewer(who.player, who.banker))
     if answer[0] == 200 and isinstance(action, NewGame) and who.banker:
         become_banker(who.id)
     return answer
 
 
 def submit_once(action: Action, key: str, language: str, again: bool = False,
-                extra: Callable[[GameState, tuple[Event, ...]], dict[str, Any]] | None = None) -> tuple[int, str, bool]:
+                extra: Callable[[GameState, tuple[Event, ...]], dict[str, Any]] | None = None,
+                viewer: balances.Viewer = balances.TABLE) -> tuple[int, str, bool]:
     """Submit ``action`` at most once for ``key``: the log lines of what it did, or the refusal, in
-    ``language`` (the caller has checked that the phone may do it). The same money-taking action again
-    within seconds is answered 409 ``again`` (with ``seconds``) unless ``again``. ``extra``: more fields
-    of the answer, from the state and events the action made (the new trade proposal)."""
+    ``language`` and as ``viewer`` (the phone that asks) may read them (the caller has checked that the
+    phone may do it). The same money-taking action again within seconds is answered 409 ``again`` (with
+    ``seconds``) unless ``again``. ``extra``: more fields of the answer, from the state and events the
+    action made (the new trade proposal)."""
 
     def respond(state: GameState, events: tuple[Event, ...]) -> tuple[int, str]:
         more = extra(state, events) if extra is not None else {}
-        return 200, json.dumps({"ok": True, **more, "seq": state.seq, "log": log_lines(state, events, language),
+        return 200, json.dumps({"ok": True, **more, "seq": state.seq, "log": log_lines(state, events, language, viewer),
                                 **told(state, events, language)}, ensure_ascii=False)
 
     def refuse(error: BankerError) -> tuple[int, str]:
         if isinstance(error, AskAgain):
             return 409, json.dumps({"error": "again", "message": error.translated(language),
                                     "seconds": error.params["seconds"]}, ensure_ascii=False)
-        body: dict[str, Any] = {"error": error.key, "message": error.translated(language)}
         state = services().session.state
+        message = balances.refusal_text(state, error, language, viewer) if state is not None \
+            else error.translated(language)
+        body: dict[str, Any] = {"error": error.key, "message": message}
         actor = action.actor
-        short = offering.cash_short(error)
-        if short and state is not None and actor in state.seats:
+        short = balances.short_by(state, error, viewer, offering.cash_short(error)) if state is not None else 0
+        if short and state is not None and actor in state.seats and error.params.get("player") == actor:
             # What would raise the cash, from the engine's offers (docs/phone.md, Refusals for cash).
             body["short_by"] = short
             body["raise"] = [raise_way(state, way, language) for way in offering.raise_cash(state, str(actor), short)]

@@ -250,12 +250,18 @@ def document() -> dict[str, Any]:
     json_ok = {"200": {"description": "OK", "content": {"application/json": {"schema": {"type": "object"}}}}}
     joined_ok = {**json_ok, "401": unjoined}
     paths["/api/state"] = {"get": {"operationId": "state", "summary": "The state JSON (as banker replay --json)",
+                                   "description": "Under the house rule hidden_balances, the other players' "
+                                                  "cash, net worth, liquidation value and missing are null, "
+                                                  "cash_band gives a band, and bank.balance is null "
+                                                  "(docs/state.md, Hidden balances).",
                                    "responses": {**joined_ok, "409": no_game}}}
     paths["/api/me"] = {"get": {"operationId": "me", "summary": "This phone: role, player, language, CSRF token",
                                 "responses": json_ok}}
     paths["/api/history"] = {"get": {"operationId": "history", "summary": "Every action of the game with its log",
                                      "responses": joined_ok}}
     paths["/api/scores"] = {"get": {"operationId": "scores", "summary": "The standings and the net worth series",
+                                    "description": "Under hidden_balances, before the end: only the phone's "
+                                                   "own net worth and series, the players in seating order.",
                                     "responses": {**joined_ok, "409": no_game}}}
     paths["/api/advice"] = {"get": {
         "operationId": "advice",

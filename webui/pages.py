@@ -13,14 +13,16 @@ from typing import Any
 from flask import Blueprint, Flask, Response, current_app, flash, redirect, render_template, request, session, url_for
 from werkzeug.wrappers import Response as BaseResponse
 
+from banker import balances
 from banker import offer as offering
 from banker.actions import AcceptTrade, Bundle, EndGame, NewGame, ProposeTrade, parse_action
 from banker.edition import available_editions, load_edition
 from banker.errors import BadInput, BankerError, IllegalAction
 from banker.messages import LANGUAGES, label
-from banker.rules import ROUNDINGS, Rules
+from banker.rules import CHOICES, Rules
 from banker.scores import net_worth_series
 from banker.state import GameState
+from banker.text import group_mark, group_name
 from banker.worth import net_worth
 from webui import views
 from webui.advice import Advice, AdviceText, has_fine_or_chance
@@ -63,6 +65,13 @@ def setup_templates(app: Flask) -> None:
         def money(amount: int) -> str:
             return state.money(amount) if state is not None else str(amount)
 
+        viewer = views.viewer_of(phone())
+
+        def cash_of(seat: int) -> str:
+            """A player's cash as this phone may see it (the exact amount, a band, or hidden)."""
+            assert state is not None
+            return balances.player_cash_text(state, viewer, seat, language)
+
         def deed(property_id: str | None) -> str:
             if state is None or property_id is None:
                 return property_id or ""
@@ -76,6 +85,10 @@ def setup_templates(app: Flask) -> None:
             "partial": request.headers.get("X-Partial") == "1", "table": svc.table,
             "live": request.headers.get("X-Live") == "1", "instance": svc.broker.instance, "from_json": json.loads,
             "colours": views.GROUP_COLOURS, "label": lambda word: label(word, language),
+            "mark_of": lambda group: group_mark(group, language),
+            "group_name": lambda group: group_name(group, language),
+            "cash_of": cash_of,
+            "sees_all": state is not None and balances.sees_all(state, viewer),
             "table_faults": views.table_faults(language),
             "damage": views.damage_text(language),
             "raise_cash": session.pop("raise", None) if request.method == "GET" else None,
@@ -203,14 +216,15 @@ def home() -> BaseResponse | str:
     if who is None:
         return redirect(url_for("pages.join"), code=303)
     state = current_state()
-    rows = views.history_rows(who.lang, last=12) if state else []
+    rows = views.history_rows(who.lang, views.viewer_of(who), last=12) if state else []
     # Newest first; each action's board moves under its lines; the table's own lines after it (a tag re-taught) above.
     log = [entry for row in reversed(rows)
            for entry in [{"text": line, "board": False, "undone": False} for line in reversed(row.get("table", []))]
            + [{"text": line, "board": False, "undone": row["undone"]} for line in reversed(row["log"])]
            + ([{"text": row["board"], "board": True, "undone": row["undone"]}] if row["board"] else [])][:15]
-    worth = {p.name: net_worth(state, seat) for seat, p in enumerate(state.players)} if state else {}
-    state = current_state()
+    viewer = views.viewer_of(who)
+    worth = {p.name: balances.worth_seen(state, viewer, seat, net_worth(state, seat))
+             for seat, p in enumerate(state.players)} if state else {}
     return page("home.html", log=log, worth=worth, proposals=state.open_proposals() if state is not None else [])
 
 
@@ -298,7 +312,7 @@ def trades() -> str:
     if state is not None:
         # Why the receiver's accept would be refused now (a deed sold meanwhile…): both phones show it.
         for p in proposals:
-            checks[p.id] = views.refusal(state, AcceptTrade(p.receiver, p.id), who.lang)
+            checks[p.id] = views.refusal(state, AcceptTrade(p.receiver, p.id), who.lang, views.viewer_of(who))
     give_deeds, take_deeds = [], []
     if state is not None and who.player:
         give_deeds = state.owned(state.seat(who.player))
@@ -328,7 +342,7 @@ def debts() -> str:
 @pages.get("/history")
 def history() -> str:
     who = need_phone()
-    rows = views.history_rows(who.lang)
+    rows = views.history_rows(who.lang, views.viewer_of(who))
     # What an undo now takes back: the latest action not taken back already.
     last = next((row for row in reversed(rows) if not row["undone"]
                  and row["action"].get("action") not in ("undo", "new_game")), None)
@@ -348,12 +362,13 @@ def end() -> str:
     state, game_id = svc.session.state, svc.session.game_id
     chart, table = "", []
     if state is not None and game_id is not None:
-        table = views.standings(state)
-        series = net_worth_series(svc.session.journal.actions(game_id))
-        chart = worth_chart(series, [p.name for p in state.players], state.money,
-                            text("web_chart_label", who.lang))
+        viewer = views.viewer_of(who)
+        table = views.standings(state, viewer)
+        series = balances.worth_series(state, net_worth_series(svc.session.journal.actions(game_id)), viewer)
+        shown = [p.name for seat, p in enumerate(state.players) if balances.sees_cash_of(state, viewer, seat)]
+        chart = worth_chart(series, shown, state.money, text("web_chart_label", who.lang))
     winner = None
-    if state is not None and not state.ended:
+    if state is not None and not state.ended and balances.sees_all(state, views.viewer_of(who)):
         # Who wins if the game ends now: the engine's preview of ending it.
         ending = offering.preview(state, EndGame())
         winner = next((e.params.get("winner") for e in ending.events if e.kind == "game_over"), None)
@@ -473,8 +488,9 @@ def rules_fields() -> list[dict[str, Any]]:
         if f.name in ("short_game", "timed_game"):
             continue
         kind = "bool" if isinstance(f.default, bool) else "choice" if isinstance(f.default, str) else "int"
+        # The words of a choice are shown as web_rounding_up, web_hidden_balances_bands, ...
         out.append({"name": f.name, "kind": kind, "default": f.default,
-                    "choices": ROUNDINGS if kind == "choice" else ()})
+                    "choices": CHOICES.get(f.name, ()), "choice_key": "web_" + f.name + "_"})
     return out
 
 

@@ -13,6 +13,7 @@ import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from banker import balances
 from banker.actions import Action
 from banker.board import moves_of
 from banker.export import state_to_json
@@ -20,7 +21,6 @@ from banker.ledger import Event
 from banker.session import Session
 from banker.speech import say
 from banker.state import GameState
-from banker.text import log_lines
 from webui.tableport import TablePort
 
 KEEPALIVE_SECONDS = 15.0
@@ -39,10 +39,13 @@ Item = tuple[str, Any]
 class Client:
     """One open stream."""
 
-    def __init__(self, phone: str, lang: str, address: str = "") -> None:
+    def __init__(self, phone: str, lang: str, address: str = "", player: str | None = None) -> None:
         self.phone = phone
         self.lang = lang
         self.address = address
+        self.player = player
+        """The phone's player when the stream opened (a phone that picks another player loads its page, and
+        so opens a new stream): hidden balances show this player's cash only."""
         self.queue: queue.Queue[Item] = queue.Queue(QUEUE_SIZE)
         self.resync = False
 
@@ -67,7 +70,7 @@ class Broker:
         self._lock = threading.Lock()
         self._clients: tuple[Client, ...] = ()
         self._closing = False
-        self._json_cache: dict[tuple[int, int], str] = {}
+        self._json_cache: dict[tuple[int, int, str], str] = {}
         self._json_lock = threading.Lock()
         self._unsubscribe: list[Callable[[], None]] = [session.subscribe(self._on_action)]
         if table is not None and table.simulated:
@@ -105,7 +108,8 @@ class Broker:
     def open_streams(self) -> int:
         return len(self._clients)
 
-    def open(self, phone: str, lang: str, address: str = "", own_computer: bool = True) -> Client | None:
+    def open(self, phone: str, lang: str, address: str = "", own_computer: bool = True,
+             player: str | None = None) -> Client | None:
         """A new stream, or None when MAX_STREAMS are open already, or :data:`STREAMS_PER_PHONE` of this
         phone, or :data:`STREAMS_PER_ADDRESS` of this address (unless it is the table's ``own_computer``)."""
         with self._lock:
@@ -115,7 +119,7 @@ class Broker:
                 return None
             if not own_computer and sum(1 for c in self._clients if c.address == address) >= STREAMS_PER_ADDRESS:
                 return None
-            client = Client(phone, lang, address)
+            client = Client(phone, lang, address, player)
             self._clients = (*self._clients, client)
             return client
 
@@ -138,41 +142,52 @@ class Broker:
         for unsubscribe in self._unsubscribe:
             unsubscribe()
 
-    def state_json(self, game_id: int, state: GameState) -> str:
-        """The state JSON, built once per (game, seq) however many phones listen."""
-        key = (game_id, state.seq)
+    def viewer(self, client: Client, game_id: int) -> balances.Viewer:
+        """Who reads ``client``'s stream, for hidden balances: its player, and the banker role asked of the
+        journal at each message (a role given back stops showing everything at once)."""
+        return balances.Viewer(client.player, self.session.journal.holds_banker(client.phone, game_id))
+
+    def state_json(self, game_id: int, state: GameState, viewer: balances.Viewer) -> str:
+        """The state JSON as ``viewer`` may see it, built once per (game, seq, what is hidden) however many
+        phones listen."""
+        whose = "" if balances.sees_all(state, viewer) else (viewer.player or "-")
+        key = (game_id, state.seq, whose)
         with self._json_lock:
             text = self._json_cache.get(key)
         if text is None:
-            text = json.dumps(state_to_json(state), ensure_ascii=False, separators=(",", ":"))
+            shown = balances.state_json(state, state_to_json(state), viewer)
+            text = json.dumps(shown, ensure_ascii=False, separators=(",", ":"))
             with self._json_lock:
-                if len(self._json_cache) > 8:
+                if len(self._json_cache) > 8 + len(state.players):
                     self._json_cache.clear()
                 self._json_cache[key] = text
         return text
 
     def _state_message(self, game_id: int, state: GameState, done: list[tuple[Action, tuple[Event, ...]]],
-                       lang: str, resync: bool = False) -> str:
+                       client: Client, resync: bool = False) -> str:
         """One state message: the state, the log lines of the actions since the last one, and each of
-        those actions with its own log, sentence (``say``) and board moves."""
+        those actions with its own log, sentence (``say``) and board moves, as the client's phone may see
+        them (hidden balances)."""
         edition = state.edition
-        log = [line for _, events in done for line in log_lines(edition, events, lang)]
+        lang = client.lang
+        viewer = self.viewer(client, game_id)
+        log = [line for _, events in done for line in balances.log_lines(state, events, lang, viewer)]
         actions = [{"action": action.to_json(),
-                    "log": log_lines(edition, [e for e in events if e.kind != "board"], lang),
+                    "log": balances.log_lines(state, [e for e in events if e.kind != "board"], lang, viewer),
                     "say": say(edition, events, lang), "board": [m.to_json() for m in moves_of(events)]}
                    for action, events in done]
         # The state JSON is shared by every stream: spliced in, not encoded again per phone.
         flag = "true" if resync else "false"
         data = (f'{{"game":{game_id},"seq":{state.seq},"resync":{flag},'
                 f'"log":{json.dumps(log, ensure_ascii=False)},"actions":{json.dumps(actions, ensure_ascii=False)},'
-                f'"state":{self.state_json(game_id, state)}}}')
+                f'"state":{self.state_json(game_id, state, viewer)}}}')
         return f"id: {game_id}-{state.seq}\nevent: state\ndata: {data}\n\n"
 
-    def _current(self, lang: str, resync: bool) -> str | None:
+    def _current(self, client: Client, resync: bool) -> str | None:
         state, game_id = self.session.state, self.session.game_id
         if state is None or game_id is None:
             return None
-        return self._state_message(game_id, state, [], lang, resync)
+        return self._state_message(game_id, state, [], client, resync)
 
     def events(self, client: Client, since: str) -> Iterator[str]:
         """The SSE body of one stream. Reads the session, never changes it.
@@ -188,7 +203,7 @@ class Broker:
         hello = f"event: hello\ndata: {json.dumps({'instance': self.instance, 'frame': frame})}\n\n"
         first = ""
         if state is not None and game_id is not None and since != f"{game_id}-{state.seq}":
-            first = self._state_message(game_id, state, [], client.lang, resync=True)
+            first = self._state_message(game_id, state, [], client, resync=True)
         return self._body(client, hello, first)
 
     def _body(self, client: Client, hello: str, first: str) -> Iterator[str]:
@@ -243,11 +258,11 @@ class Broker:
                 table_log = True
         if client.resync:
             client.resync = False
-            current = self._current(client.lang, resync=True)
+            current = self._current(client, resync=True)
             if current:
                 parts.insert(0, current)
         elif latest is not None:
-            parts.insert(0, self._state_message(latest[0], latest[1], done, client.lang))
+            parts.insert(0, self._state_message(latest[0], latest[1], done, client))
         if trades:
             parts.append("event: trades\ndata: {}\n\n")
         if table_log:

@@ -10,8 +10,10 @@ from typing import Any
 
 from flask import session
 
+from banker import balances
 from banker import offer as offering
 from banker.actions import Action, ProposeTrade
+from banker.balances import Viewer
 from banker.board import moves_of
 from banker.edition import Property
 from banker.errors import BadInput, IllegalAction
@@ -20,7 +22,7 @@ from banker.messages import render
 from banker.offer import Offer
 from banker.scores import final_scores
 from banker.state import GameState
-from banker.text import board_line, describe_action_json, levels_text, log_lines
+from banker.text import board_line, describe_action_json, levels_text
 from webui import trades
 from webui.advice import Advice
 from webui.advice import advice as advice_of
@@ -36,6 +38,11 @@ GROUP_COLOURS = {
 
 def text(key: str, language: str, **params: Any) -> str:
     return render(key, params, language)
+
+
+def viewer_of(who: Phone | None) -> Viewer:
+    """Who a phone is to the hidden-balances rule: its player and whether it holds the banker role."""
+    return Viewer(who.player, who.banker) if who is not None else balances.TABLE
 
 
 # --- joining ------------------------------------------------------------------------------------------
@@ -180,7 +187,7 @@ def propose_trade(who: Phone, proposal: ProposeTrade, key: str) -> tuple[int, st
         assert found is not None
         return {"proposal": trades.proposal_json(found, game_id)}
 
-    return submit_once(proposal, key, who.lang, extra=made)
+    return submit_once(proposal, key, who.lang, extra=made, viewer=viewer_of(who))
 
 
 def answer_trade(who: Phone, proposal_id: int, answer: str, key: str, reason: str = "") -> tuple[int, str, bool]:
@@ -208,7 +215,8 @@ def answer_trade(who: Phone, proposal_id: int, answer: str, key: str, reason: st
         return error_status(gone), error_body(gone.key, gone.translated(who.lang)), False
     action = trades.answer_action(answer, player, proposal_id, reason)
     authorize(who, action)
-    return submit_once(action, key, who.lang, extra=lambda _state, _events: {answer: proposal_id})
+    return submit_once(action, key, who.lang, extra=lambda _state, _events: {answer: proposal_id},
+                       viewer=viewer_of(who))
 
 
 # --- reading the state ------------------------------------------------------------------------------------
@@ -227,9 +235,9 @@ def damage_text(language: str) -> str:
     return text("web_damaged", language, seq=damage.first_seq, count=damage.lost, problem=problem)
 
 
-def history_rows(language: str, last: int | None = None) -> list[dict[str, Any]]:
-    """The game's actions with their log lines (only the ``last`` ones if given); ``table``: the lines the
-    table added after each (a tag re-taught at the table)."""
+def history_rows(language: str, viewer: Viewer, last: int | None = None) -> list[dict[str, Any]]:
+    """The game's actions with their log lines (only the ``last`` ones if given) as ``viewer`` may read
+    them; ``table``: the lines the table added after each (a tag re-taught at the table)."""
     svc = services()
     game_id, state = svc.session.game_id, svc.session.state
     if game_id is None or state is None:
@@ -247,7 +255,8 @@ def history_rows(language: str, last: int | None = None) -> list[dict[str, Any]]
             action = json.loads(action_text)
             rows.append({"seq": seq, "action": action, "at": at, "undone": seq in undone,
                          "title": describe_action_json(state.edition, action, language, state.rules.hotel_level),
-                         "log": log_lines(state.edition, [e for e in events if e.kind != "board"], language),
+                         "log": balances.log_lines(state, [e for e in events if e.kind != "board"], language,
+                                                   viewer),
                          "board": board_line(state.edition, moves_of(events), language),
                          "table": table_lines.get(seq, [])})
         except (ValueError, TypeError, KeyError, AttributeError):
@@ -275,15 +284,23 @@ def undone_seqs(rows: list[tuple[int, str, str, float]]) -> set[int]:
     return undone
 
 
-def standings(state: GameState) -> list[dict[str, Any]]:
-    return [{"player": s.player, "net_worth": s.net_worth, "place": s.place, "bankrupt": s.bankrupt}
-            for s in final_scores(state)]
+def standings(state: GameState, viewer: Viewer) -> list[dict[str, Any]]:
+    """The places if the game ended now. Under hidden balances a viewer who may not see everybody's cash
+    gets the players in their seats' order, without places (the order would tell who is richer), and
+    only its own net worth."""
+    scores = final_scores(state)
+    if not balances.sees_all(state, viewer):
+        seated = sorted(scores, key=lambda s: state.seat(s.player))
+        return [{"player": s.player, "place": None, "bankrupt": s.bankrupt,
+                 "net_worth": balances.worth_seen(state, viewer, state.seat(s.player), s.net_worth)} for s in seated]
+    return [{"player": s.player, "net_worth": s.net_worth, "place": s.place, "bankrupt": s.bankrupt} for s in scores]
 
 
-def refusal(state: GameState, action: Action, language: str) -> str | None:
-    """None if the rules accept ``action`` now, else their reason in ``language`` (the engine's preview)."""
+def refusal(state: GameState, action: Action, language: str, viewer: Viewer) -> str | None:
+    """None if the rules accept ``action`` now, else their reason in ``language`` (the engine's preview),
+    as ``viewer`` may read it."""
     error = offering.attempt(state, action)[1]
-    return error.translated(language) if error is not None else None
+    return balances.refusal_text(state, error, language, viewer) if error is not None else None
 
 
 @dataclass

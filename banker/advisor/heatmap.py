@@ -13,6 +13,7 @@ from xml.sax.saxutils import escape
 from banker.advisor.labels import language_of, number, percent, text
 from banker.advisor.markov import BOARD_SIZE, IN_JAIL, Landing, MoveRules
 from banker.edition import Edition
+from banker.text import group_mark
 
 CORNER = 124
 """Side of a corner square, in SVG units (pixels)."""
@@ -163,6 +164,9 @@ def _square(index: int, name: str, share: float, group: str, low: float, high: f
         }.get(side, (x, y, 0, 0))
         parts.append(f'<rect x="{sx}" y="{sy}" width="{sw}" height="{sh}" fill="{GROUP_COLOURS[group]}" '
                      f'stroke="#222" stroke-width="1.5"/>')
+        if sw and sh:  # the group's letters on its strip: colour is never the only cue
+            parts.append(_text(sx + sw / 2, sy + sh / 2 + 3.5, group_mark(group, language), size=10,
+                               fill=_ink(GROUP_COLOURS[group]), weight="bold"))
         if side == "bottom":
             ty, th = y + STRIP, h - STRIP
         elif side == "top":

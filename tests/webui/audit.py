@@ -158,9 +158,11 @@ SCENARIOS = (
              {"player": "Ann", "player in debt": "Cy", "watcher": None, "banker": None}, newcomer=True),
     Scenario("game over", ("Ann", "Bob"), GAME_OVER, {"player": "Ann"}, {"timed_game": True}),
     Scenario("no game", (), [], {"watcher": None}, newcomer=True),
+    Scenario("hidden balances", ("Ann", "Bob", "Cy"), SCRIPT, {"player": "Ann"}, {"hidden_balances": "bands"}),
 )
 """The middle of a game (houses, a mortgage, debts, a decision, an open auction, a trade proposal), a game
-that has ended, and a table with no game yet."""
+that has ended, a table with no game yet, and the middle of a game whose phones see the others' cash as
+bands only (hidden balances)."""
 
 
 def build_session(path: Path, scenario: Scenario) -> Session:

@@ -38,6 +38,23 @@ SCRIPT = [
 ]
 
 
+COLOUR_BLIND = {
+    # Machado, Oliveira and Fernandes (2009), full severity, applied in linear RGB as feColorMatrix does.
+    "deuteranopia": "0.367322 0.860646 -0.227968 0 0  0.280085 0.672501 0.047413 0 0  "
+                    "-0.011820 0.042940 0.968881 0 0  0 0 0 1 0",
+    "protanopia": "0.152286 1.052583 -0.204868 0 0  0.114503 0.786281 0.099216 0 0  "
+                  "-0.003882 -0.048116 1.051998 0 0  0 0 0 1 0",
+}
+"""How a page looks to a person without green-sensitive (deuteranopia) or red-sensitive (protanopia) cones."""
+SIMULATE = """matrix => {
+  document.body.insertAdjacentHTML('beforeend',
+    '<svg aria-hidden="true" width="0" height="0" style="position:absolute">'
+    + '<filter id="cvd" color-interpolation-filters="linearRGB"><feColorMatrix type="matrix" values="' + matrix
+    + '"/></filter></svg>');
+  document.documentElement.style.filter = 'url(#cvd)';
+}"""
+
+
 def build_session(path: Path) -> Session:
     journal = Journal(path / "game.sqlite3")
     session = Session(journal)
@@ -90,6 +107,17 @@ def main(out: Path = OUT) -> list[Path]:
                 ann = phone("Ann")
                 shot(ann, "home", "/")
                 shot(ann, "deeds", "/deeds")
+                for vision, matrix in COLOUR_BLIND.items():
+                    # Every deed of the board, each group's colour with its letters, as a colour-blind eye sees it.
+                    ann.goto(server.url + "/deeds")  # type: ignore[attr-defined]
+                    ann.locator("details.card").first.evaluate("d => { d.open = true; }")  # type: ignore[attr-defined]
+                    ann.evaluate(SIMULATE, matrix)  # type: ignore[attr-defined]
+                    ann.locator("details.card").first.evaluate(  # type: ignore[attr-defined]
+                        "e => window.scrollTo(0, e.getBoundingClientRect().top + window.scrollY - 8)")
+                    ann.wait_for_timeout(150)  # type: ignore[attr-defined]
+                    target = out / f"deeds-{vision}.png"
+                    ann.screenshot(path=str(target))  # type: ignore[attr-defined]
+                    written.append(target)
                 shot(ann, "strategy", "/strategy")
                 ann_ru = phone("Ann", "ru")
                 shot(ann_ru, "strategy-groups-ru", "/strategy", "[data-group=pink]")
@@ -114,6 +142,11 @@ def main(out: Path = OUT) -> list[Path]:
                 session.submit(parse_action({"action": "auction", "property": "boardwalk", "declined_by": "Bob"}))
                 session.submit(parse_action({"action": "bid", "player": "Ann", "amount": 220}))
                 shot(bob, "auction-ru", "/auction")
+                # The same game again under hidden balances: Ann sees her cash, and bands of the others'.
+                session.submit(NewGame("us", ("Ann", "Bob", "Cy"), {"hidden_balances": "bands"}))
+                for line in SCRIPT:
+                    session.submit(parse_action(line))
+                shot(ann, "home-hidden", "/")
                 browser.close()
         finally:
             server.close()
