@@ -201,6 +201,10 @@ def home() -> BaseResponse | str:
     who = phone()
     if who is None:
         return redirect(url_for("pages.join"), code=303)
+    if session.get("simple") is True:
+        from webui.family import simple_page
+
+        return simple_page()  # this phone's setting: the simple view (More, This phone's screen)
     state = current_state()
     rows = views.history_rows(who.lang, last=12) if state else []
     # Newest first; each action's board moves under its lines; the table's own lines after it (a tag re-taught) above.

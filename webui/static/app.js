@@ -119,6 +119,7 @@
     }
     placeAnswers(fresh);
     markSpent(fresh);
+    if (live) { announcePayment(old, fresh); }
     old.replaceWith(fresh);
     if (!live && sig) {
       var answer = fresh.querySelector(".flash[data-after]");
@@ -126,6 +127,17 @@
     }
     showFrame();  // the new page may have been drawn before the table's newest frame
     showReadAloud();
+  }
+
+  // A payment to or from this phone's player that came with the news (made at the table or on another
+  // phone) is said by the screen reader: the page marks its player's latest payment, and a new one is
+  // put in the page's live region. The phone's own taps are answered by their message already.
+  function announcePayment(old, fresh) {
+    var before = old.querySelector("[data-payment]");
+    var after = fresh.querySelector("[data-payment]");
+    var region = document.getElementById("announce");
+    if (!after || !region || (before && before.dataset.payment === after.dataset.payment)) { return; }
+    region.textContent = after.textContent;
   }
 
   // The simulated table's screen: never go back to an older frame than one already announced.
