@@ -193,8 +193,9 @@ def family_records() -> family.Records:
 
 
 def when(at: float) -> str:
-    """A date as the records show it (the table's own clock and time zone)."""
-    return time.strftime("%Y-%m-%d", time.localtime(at))
+    """A date as the records show it (the table's own clock and time zone), kept on one line (non-breaking
+    hyphens)."""
+    return time.strftime("%Y-%m-%d", time.localtime(at)).replace("-", "\u2011")
 
 
 def duration(seconds: float, language: str) -> str:

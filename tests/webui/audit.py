@@ -40,7 +40,7 @@ PIN = "2468"
 BLOCKING = ("serious", "critical")
 
 PAGES = ("/", "/deeds", "/money", "/auction", "/trades", "/debts", "/history", "/setup", "/end", "/banker", "/strategy",
-         "/more", "/table", "/missing-page")
+         "/more", "/table", "/records", "/simple", "/missing-page")
 """Every page of the phone page (the last one shows the error page)."""
 NEWCOMER_PAGES = ("/join",)
 """What a phone sees before it has joined."""
@@ -202,9 +202,13 @@ CHOOSE_LANGUAGE = """lang => fetch("/lang", {method: "POST", credentials: "same-
 """A phone that has not joined yet chooses its language (as the page's language form does)."""
 
 
-def join(browser: Any, server: RunningServer, code: str, role: str, player: str | None, lang: str) -> Any:
+def join(browser: Any, server: RunningServer, code: str, role: str, player: str | None, lang: str,
+         **options: Any) -> Any:
+    """A phone of ``role`` that joined as ``player`` in ``lang`` (``options``: the browser context's, a
+    viewport other than the 360×800 phone's…)."""
     # bypass_csp: the page forbids eval, and axe is injected by evaluating its source.
-    context = browser.new_context(viewport=PHONE, device_scale_factor=1, locale=lang, bypass_csp=True)
+    settings: dict[str, Any] = {"viewport": PHONE, "device_scale_factor": 1, "locale": lang, "bypass_csp": True}
+    context = browser.new_context(**{**settings, **options})
     page = context.new_page()
     page.goto(f"{server.url}/j/{code}")
     page.select_option("select[name=lang]", lang)

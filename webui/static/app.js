@@ -183,6 +183,8 @@
   document.addEventListener("submit", function (ev) {
     var form = ev.target;
     if ((form.getAttribute("method") || "get").toLowerCase() !== "post") { return; }
+    // A form that changes the whole page (this phone's screen settings) is sent as a plain form.
+    if (form.hasAttribute("data-whole-page")) { return; }
     var button = ev.submitter;
     if (button && button.dataset.confirm && !window.confirm(button.dataset.confirm)) {
       ev.preventDefault();
