@@ -115,10 +115,10 @@ def test_the_page_marks_the_players_last_payment_for_the_live_region(phone: Any,
     ann, cy = phone("Ann"), phone(None, address="127.0.0.3")
     page = ann.client.get("/deeds").get_data(as_text=True)
     assert 'id="announce"' in page and 'aria-live="polite"' in page
-    assert '<span hidden data-payment="0">New game' in page
+    assert '<span hidden data-payment="0" data-say="New game' in page
     do(session, action="salary", player="Ann")
     page = ann.client.get("/deeds").get_data(as_text=True)
-    assert re.search(r'<span hidden data-payment="1">Ann collects the salary: \$200', page)
+    assert re.search(r'<span hidden data-payment="1" data-say="Ann collects the salary: \$200', page)
     assert "data-payment=" not in cy.client.get("/deeds").get_data(as_text=True)  # a watcher has none
 
 

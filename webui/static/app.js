@@ -130,14 +130,14 @@
   }
 
   // A payment to or from this phone's player that came with the news (made at the table or on another
-  // phone) is said by the screen reader: the page marks its player's latest payment, and a new one is
-  // put in the page's live region. The phone's own taps are answered by their message already.
+  // phone) is said by the screen reader: the page marks its player's latest payment (data-say, not text
+  // of the page), and a new one is put in the page's live region. The phone's own taps are answered by their message already.
   function announcePayment(old, fresh) {
     var before = old.querySelector("[data-payment]");
     var after = fresh.querySelector("[data-payment]");
     var region = document.getElementById("announce");
     if (!after || !region || (before && before.dataset.payment === after.dataset.payment)) { return; }
-    region.textContent = after.textContent;
+    region.textContent = after.dataset.say || "";
   }
 
   // The simulated table's screen: never go back to an older frame than one already announced.
