@@ -37,6 +37,7 @@ from webui.core import (
     stop_being_banker,
     submit,
 )
+from webui.family import screen, simple_page
 from webui.join import join_url, qr_svg
 from webui.texts import text
 from webui.views import SPEECH_VOICES
@@ -201,9 +202,7 @@ def home() -> BaseResponse | str:
     who = phone()
     if who is None:
         return redirect(url_for("pages.join"), code=303)
-    if session.get("simple") is True:
-        from webui.family import simple_page
-
+    if screen("simple"):
         return simple_page()  # this phone's setting: the simple view (More, This phone's screen)
     state = current_state()
     rows = views.history_rows(who.lang, last=12) if state else []
