@@ -71,29 +71,42 @@ class Payment:
 
 def last_payment(state: GameState | None, game_id: int | None, journal: Journal, player: str | None,
                  language: str) -> Payment | None:
-    """The latest payment to or from ``player`` in the game's journal, leaving out what an undo took back."""
+    """The latest payment to or from ``player`` in the game's journal, leaving out what an undo took back.
+
+    The game's last :data:`RECENT_ROWS` actions are searched first, then (a long while without one) the
+    whole game; an undo's target is found from the game's start."""
     if state is None or game_id is None or not player or player not in state.seats:
         return None
     since = max(0, state.seq - RECENT_ROWS + 1)
     rows = journal.rows(game_id, since)
-    found = payment_in(rows, rows, state, player, language)
-    if found is None and since > 0:
-        everything = journal.rows(game_id, 0)  # a long while without a payment: the whole game
-        found = payment_in(everything, everything, state, player, language)
-    elif found is not None and any('"undo"' in r[1] for r in rows):
-        # An undo in the window may have taken back an action before it: count over the whole game.
-        everything = journal.rows(game_id, 0)
-        found = payment_in(rows, everything, state, player, language)
+    everything = journal.rows(game_id, 0) if since and any(is_undo(row[1]) for row in rows) else None
+    found = payment_in(rows, undone_in(everything or rows), state, player, language)
+    if found is None and since:
+        everything = everything or journal.rows(game_id, 0)
+        found = payment_in(everything, undone_in(everything), state, player, language)
     return found
 
 
-def payment_in(rows: list[tuple[int, str, str, float]], every: list[tuple[int, str, str, float]],
-               state: GameState, player: str, language: str) -> Payment | None:
-    """The latest payment to or from ``player`` in ``rows`` that no undo in ``every`` (the rows from the
-    game's start) took back."""
-    undone = views.undone_seqs(every) if any('"undo"' in r[1] for r in rows) else set()
+def is_undo(action_text: str) -> bool:
+    if '"undo"' not in action_text:  # nearly every row: no need to read it
+        return False
+    try:
+        action = json.loads(action_text)
+    except ValueError:
+        return False
+    return isinstance(action, dict) and action.get("action") == "undo"
+
+
+def undone_in(rows: list[tuple[int, str, str, float]]) -> set[int]:
+    """What the undos among ``rows`` (the game's rows from its start) took back."""
+    return views.undone_seqs(rows) if any(is_undo(row[1]) for row in rows) else set()
+
+
+def payment_in(rows: list[tuple[int, str, str, float]], undone: set[int], state: GameState, player: str,
+               language: str) -> Payment | None:
+    """The latest payment to or from ``player`` in ``rows`` that is not ``undone`` (nor an undo)."""
     for seq, action_text, events_text, _at in reversed(rows):
-        if seq in undone or '"undo"' in action_text:
+        if seq in undone or is_undo(action_text):
             continue
         try:
             events = json.loads(events_text)

@@ -78,6 +78,19 @@ def test_the_simple_view_shows_my_cash_and_my_last_payment(phone: Any, session: 
     assert text_of(page, "simple-payment") == "−$400"
 
 
+def test_the_last_payment_of_a_long_game(phone: Any, session: Session) -> None:
+    ann = phone("Ann")
+    do(session, action="salary", player="Ann")
+    for _ in range(205):
+        do(session, action="end_turn")
+    do(session, action="pay", player="Ann", amount=50, to="bank")
+    assert text_of(ann.client.get("/simple").get_data(as_text=True), "simple-payment") == "−$50"
+    do(session, action="undo")  # the payment taken back: the salary, long before, is the last one
+    page = ann.client.get("/simple").get_data(as_text=True)
+    assert text_of(page, "simple-payment") == "+$200"
+    assert 'data-payment="1"' in page
+
+
 def buttons(page: str) -> list[str]:
     section = page[page.index('data-testid="simple-now"'):]
     return [unescape(b) for b in re.findall(r'<button type="submit"[^>]*>([^<]*)</button>', section)]
