@@ -15,6 +15,9 @@ from banker.now import what_matters
 from banker.records import SavedGame, family_records, game_record, saved_games
 from banker.session import Session
 
+TIMED = {"timed_game": True, "deal_deeds": 0}
+"""A timed game (the banker may end it) that deals no deed, so that the scripts buy what they name."""
+
 
 class Clock:
     def __init__(self, start: float = 1_700_000_000.0) -> None:
@@ -85,14 +88,14 @@ def test_the_records_over_several_games(journal: Journal) -> None:
         {"action": "buy", "player": "Bob", "property": "park_place"},
         {"action": "rent", "player": "Ann", "property": "park_place"},
         {"action": "end_game"},
-    ], rules={"timed_game": True}, step=10)
+    ], rules=TIMED, step=10)
     clock.now += 3600
     play(journal, clock, ("Ann", "Bob", "Cy"), [  # the one with the most actions, Ann wins
         {"action": "buy", "player": "Ann", "property": "boardwalk"},
         *[{"action": "rent", "player": p, "property": "boardwalk"} for p in ("Bob", "Cy", "Bob", "Cy")],
         {"action": "end_turn"},
         {"action": "end_game"},
-    ], rules={"timed_game": True}, step=5)
+    ], rules=TIMED, step=5)
     clock.now += 3600
     play(journal, clock, ("Ann", "Bob"), [  # the slowest, not finished, Moscow's board
         {"action": "collect", "player": "Bob", "amount": 3000},
@@ -103,7 +106,7 @@ def test_the_records_over_several_games(journal: Journal) -> None:
         {"action": "buy", "player": "Dee", "property": "park_place"},
         {"action": "rent", "player": "Bob", "property": "park_place"},
         {"action": "end_game"},
-    ], rules={"timed_game": True}, step=10)
+    ], rules=TIMED, step=10)
     games = [game_record(g) for g in saved_games(journal)]
     found = family_records(g for g in games if g is not None)
     assert [g.id for g in found.games] == [4, 3, 2, 1]  # newest first

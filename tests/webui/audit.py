@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import random
 import sys
 import tempfile
 from collections import Counter
@@ -127,6 +128,8 @@ def axe_source() -> str:
     return data.decode()
 
 
+DEAL_SEED = 1
+"""The seed of the deeds a timed game deals (:meth:`banker.session.Session.resolve_randomness`)."""
 GAME_OVER = [
     {"action": "buy", "player": "Ann", "property": "boardwalk"},
     {"action": "rent", "player": "Bob", "property": "boardwalk"},
@@ -164,7 +167,9 @@ that has ended, and a table with no game yet."""
 
 def build_session(path: Path, scenario: Scenario) -> Session:
     journal = Journal(path / "game.sqlite3")
-    session = Session(journal)
+    # The same deal every time: a timed game deals two deeds to each player, and a deed the script buys must
+    # stay with the bank.
+    session = Session(journal, rng=random.Random(DEAL_SEED))
     if scenario.players:
         session.submit(NewGame("us", scenario.players, scenario.rules))
     for line in scenario.script:

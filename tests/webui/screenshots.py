@@ -65,7 +65,8 @@ FAMILY_GAMES = [
                                    {"action": "rent", "player": "Dee", "property": "boardwalk"},
                                    {"action": "end_game"}]),
 ]
-"""Saved games of a family, a few days apart (timed games the banker ended), for the Records page."""
+"""Saved games of a family, a few days apart (timed games the banker ended, no deed dealt: the scripts buy
+them), for the Records page."""
 
 
 def family_session(path: Path) -> Session:
@@ -75,7 +76,7 @@ def family_session(path: Path) -> Session:
     session = Session(journal, clock=lambda: clock[0])
     for day, (players, lines) in enumerate(FAMILY_GAMES):
         clock[0] = datetime(2026, 11, 7 + 7 * day, 18, 0).timestamp()
-        session.submit(NewGame("us", players, {"timed_game": True}))
+        session.submit(NewGame("us", players, {"timed_game": True, "deal_deeds": 0}))
         for line in lines:
             clock[0] += 170 + 40 * day
             session.submit(parse_action(line))
