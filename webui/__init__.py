@@ -98,6 +98,7 @@ def create_app(session: Session, table: TablePort | None = None, config: dict[st
     )
 
     from webui.api import api
+    from webui.family import setup_family
     from webui.pages import pages, setup_templates
     from webui.table import table_pages
 
@@ -106,6 +107,7 @@ def create_app(session: Session, table: TablePort | None = None, config: dict[st
     app.register_blueprint(pages)
     app.register_blueprint(table_pages)
     setup_templates(app)
+    setup_family(app)
     register_errors(app)
     return app
 

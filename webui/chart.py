@@ -61,3 +61,30 @@ def worth_chart(series: list[dict[str, int]], players: list[str], money: object 
         out.append(f'<text x="{lx + 18}" y="{ly + 1}" font-size="12">{escape(player)}</text>')
     out.append("</svg>")
     return "".join(out)
+
+
+BAR_H, BAR_GAP, NAME_W = 26, 8, 110
+
+
+def wins_chart(wins: list[tuple[str, int]], label: str = "") -> str:
+    """An SVG bar chart of the games each player won (most first), each bar with its name and count."""
+    if not wins:
+        return ""
+    most = max(count for _, count in wins) or 1
+    plot_w = WIDTH - NAME_W - 40
+    height = len(wins) * (BAR_H + BAR_GAP) + BAR_GAP
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" role="img" '
+           f'class="chart" aria-label="{escape(label)}">']
+    for i, (player, count) in enumerate(wins):
+        y = BAR_GAP + i * (BAR_H + BAR_GAP)
+        width = max(2.0, count / most * plot_w)
+        colour = COLOURS[i % len(COLOURS)]
+        # A long name is squeezed into its column rather than cut off at the chart's edge.
+        fit = f' textLength="{NAME_W - 10}" lengthAdjust="spacingAndGlyphs"' if len(player) > 12 else ""
+        out.append(f'<text x="{NAME_W - 6}" y="{y + BAR_H * 0.68:.1f}" font-size="14" text-anchor="end"{fit} '
+                   f'fill="#1a1a1a">{escape(player)}</text>')
+        out.append(f'<rect x="{NAME_W}" y="{y}" width="{width:.1f}" height="{BAR_H}" rx="4" fill="{colour}"/>')
+        out.append(f'<text x="{NAME_W + width + 6:.1f}" y="{y + BAR_H * 0.68:.1f}" font-size="14" '
+                   f'font-weight="700" fill="#1a1a1a">{count}</text>')
+    out.append("</svg>")
+    return "".join(out)

@@ -39,6 +39,7 @@ from webui.core import (
     stop_being_banker,
     submit,
 )
+from webui.family import screen, simple_page
 from webui.join import join_url, qr_svg
 from webui.texts import text
 from webui.trades import ANSWERS
@@ -215,6 +216,8 @@ def home() -> BaseResponse | str:
     who = phone()
     if who is None:
         return redirect(url_for("pages.join"), code=303)
+    if screen("simple"):
+        return simple_page()  # this phone's setting: the simple view (More, This phone's screen)
     state = current_state()
     rows = views.history_rows(who.lang, views.viewer_of(who), last=12) if state else []
     # Newest first; each action's board moves under its lines; the table's own lines after it (a tag re-taught) above.

@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import random
 import sys
 import tempfile
 from collections import Counter
@@ -40,7 +41,7 @@ PIN = "2468"
 BLOCKING = ("serious", "critical")
 
 PAGES = ("/", "/deeds", "/money", "/auction", "/trades", "/debts", "/history", "/setup", "/end", "/banker", "/strategy",
-         "/more", "/table", "/missing-page")
+         "/more", "/table", "/records", "/simple", "/missing-page")
 """Every page of the phone page (the last one shows the error page)."""
 NEWCOMER_PAGES = ("/join",)
 """What a phone sees before it has joined."""
@@ -131,6 +132,8 @@ def axe_source() -> str:
     return data.decode()
 
 
+DEAL_SEED = 1
+"""The seed of the deeds a timed game deals (:meth:`banker.session.Session.resolve_randomness`)."""
 GAME_OVER = [
     {"action": "buy", "player": "Ann", "property": "boardwalk"},
     {"action": "rent", "player": "Bob", "property": "boardwalk"},
@@ -167,7 +170,9 @@ bands only (hidden balances)."""
 
 def build_session(path: Path, scenario: Scenario) -> Session:
     journal = Journal(path / "game.sqlite3")
-    session = Session(journal)
+    # The same deal every time: a timed game deals two deeds to each player, and a deed the script buys must
+    # stay with the bank.
+    session = Session(journal, rng=random.Random(DEAL_SEED))
     if scenario.players:
         session.submit(NewGame("us", scenario.players, scenario.rules))
     for line in scenario.script:
@@ -202,9 +207,13 @@ CHOOSE_LANGUAGE = """lang => fetch("/lang", {method: "POST", credentials: "same-
 """A phone that has not joined yet chooses its language (as the page's language form does)."""
 
 
-def join(browser: Any, server: RunningServer, code: str, role: str, player: str | None, lang: str) -> Any:
+def join(browser: Any, server: RunningServer, code: str, role: str, player: str | None, lang: str,
+         **options: Any) -> Any:
+    """A phone of ``role`` that joined as ``player`` in ``lang`` (``options``: the browser context's, a
+    viewport other than the 360×800 phone's…)."""
     # bypass_csp: the page forbids eval, and axe is injected by evaluating its source.
-    context = browser.new_context(viewport=PHONE, device_scale_factor=1, locale=lang, bypass_csp=True)
+    settings: dict[str, Any] = {"viewport": PHONE, "device_scale_factor": 1, "locale": lang, "bypass_csp": True}
+    context = browser.new_context(**{**settings, **options})
     page = context.new_page()
     page.goto(f"{server.url}/j/{code}")
     page.select_option("select[name=lang]", lang)

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import sys
 import tempfile
+from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from banker.actions import Bundle, NewGame, ProposeTrade, parse_action
 from banker.journal import Journal
@@ -60,6 +62,45 @@ def build_session(path: Path) -> Session:
     session = Session(journal)
     session.submit(NewGame("us", ("Ann", "Bob", "Cy"), {}))
     for line in SCRIPT:
+        session.submit(parse_action(line))
+    set_pin(journal, "2468")
+    return session
+
+
+FAMILY_GAMES = [
+    (("Ann", "Bob", "Cy"), [{"action": "buy", "player": "Ann", "property": "boardwalk"},
+                            *[{"action": "rent", "player": p, "property": "boardwalk"} for p in ("Bob", "Cy")] * 3,
+                            {"action": "end_game"}]),
+    (("Ann", "Bob"), [{"action": "buy", "player": "Bob", "property": "park_place"},
+                      {"action": "buy", "player": "Bob", "property": "boardwalk"},
+                      {"action": "build", "player": "Bob", "property": "boardwalk"},
+                      {"action": "rent", "player": "Ann", "property": "boardwalk"},
+                      {"action": "end_game"}]),
+    (("Ann", "Bob", "Cy", "Dee"), [{"action": "buy", "player": "Dee", "property": "st_james"},
+                                   {"action": "rent", "player": "Ann", "property": "st_james"},
+                                   {"action": "buy", "player": "Ann", "property": "boardwalk"},
+                                   {"action": "rent", "player": "Dee", "property": "boardwalk"},
+                                   {"action": "end_game"}]),
+]
+"""Saved games of a family, a few days apart (timed games the banker ended, no deed dealt: the scripts buy
+them), for the Records page."""
+
+
+def family_session(path: Path) -> Session:
+    """A journal with the family's saved games and one going on (the screenshots of the Records page)."""
+    clock = [datetime(2026, 11, 7, 18, 0).timestamp()]
+    journal = Journal(path / "family.sqlite3")
+    session = Session(journal, clock=lambda: clock[0])
+    for day, (players, lines) in enumerate(FAMILY_GAMES):
+        clock[0] = datetime(2026, 11, 7 + 7 * day, 18, 0).timestamp()
+        session.submit(NewGame("us", players, {"timed_game": True, "deal_deeds": 0}))
+        for line in lines:
+            clock[0] += 170 + 40 * day
+            session.submit(parse_action(line))
+    clock[0] = datetime(2026, 11, 29, 17, 0).timestamp()
+    session.submit(NewGame("us", ("Ann", "Bob", "Cy"), {}))
+    for line in SCRIPT[:9]:
+        clock[0] += 120
         session.submit(parse_action(line))
     set_pin(journal, "2468")
     return session
@@ -137,6 +178,22 @@ def main(out: Path = OUT) -> list[Path]:
                 shot(banker, "setup", "/setup")
                 shot(banker, "end", "/end")
                 shot(banker, "table", "/table")
+                def screen(page: object, setting: str) -> None:
+                    page.goto(server.url + "/more")  # type: ignore[attr-defined]
+                    page.check(f"[data-testid={setting}]")  # type: ignore[attr-defined]
+                    page.click("[data-testid=screen-settings] button")  # type: ignore[attr-defined]
+                    page.wait_for_url(f"{server.url}/more")  # type: ignore[attr-defined]
+
+                child = phone("Ann")
+                screen(child, "simple-view")
+                shot(child, "simple", "/")
+                cy_bg = phone("Cy", "bg")
+                screen(cy_bg, "simple-view")
+                shot(cy_bg, "simple-bg", "/")
+                large = phone("Ann")
+                screen(large, "large-text")
+                shot(large, "large-text", "/")
+                shot(large, "large-text-deeds", "/deeds")
                 bob = phone("Bob", "ru")
                 shot(bob, "home-ru", "/")
                 session.submit(parse_action({"action": "auction", "property": "boardwalk", "declined_by": "Bob"}))
@@ -147,11 +204,42 @@ def main(out: Path = OUT) -> list[Path]:
                 for line in SCRIPT:
                     session.submit(parse_action(line))
                 shot(ann, "home-hidden", "/")
+                records(browser, Path(tmp), out, written)
                 browser.close()
         finally:
             server.close()
             session.journal.close()
     return written
+
+
+def records(browser: Any, tmp: Path, out: Path, written: list[Path]) -> None:
+    """The Records page of a family's table in each language, and its card on the Scores page."""
+    session = family_session(tmp)
+    app = create_app(session, FakeTable(session), {"DATA_DIR": str(tmp)})
+    server = start(app, "127.0.0.1", 0)
+    try:
+        code = join_code(session.journal)
+        for lang in ("en", "ru", "bg"):
+            page = browser.new_context(viewport=PHONE, device_scale_factor=1).new_page()
+            page.goto(f"{server.url}/j/{code}")
+            page.select_option("select[name=lang]", lang)
+            page.click("button[name=player][value='Ann']")
+            page.wait_for_url(f"{server.url}/")
+            page.goto(server.url + "/records")
+            page.wait_for_timeout(150)
+            target = out / f"records-{lang}.png"
+            page.screenshot(path=str(target))
+            written.append(target)
+            if lang == "en":
+                page.locator("[data-testid=records-landed]").evaluate(
+                    "e => window.scrollTo(0, e.getBoundingClientRect().top + window.scrollY - 8)")
+                target = out / "records-more.png"
+                page.screenshot(path=str(target))
+                written.append(target)
+            page.context.close()
+    finally:
+        server.close()
+        session.journal.close()
 
 
 if __name__ == "__main__":

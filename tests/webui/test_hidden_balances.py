@@ -19,7 +19,7 @@ from tests.webui.conftest import Phone, do
 from webui.stream import Broker
 
 PAGES = ("/", "/deeds", "/money", "/auction", "/trades", "/debts", "/history", "/more", "/end", "/strategy",
-         "/setup", "/banker")
+         "/setup", "/banker", "/records", "/simple")
 APIS = ("/api/state", "/api/history", "/api/scores", "/api/advice", "/api/trades", "/api/me")
 
 

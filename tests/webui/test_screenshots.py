@@ -17,7 +17,9 @@ def test_screenshots_of_the_main_pages(tmp_path: Path) -> None:
     assert {p.stem for p in written} >= {"join", "home", "deeds", "money", "trades", "debts", "history", "setup",
                                           "end", "table", "home-ru", "auction-ru", "strategy",
                                           "strategy-groups-ru", "strategy-tables-ru", "deeds-deuteranopia",
-                                          "deeds-protanopia", "home-hidden"}
+                                          "deeds-protanopia", "home-hidden", "simple", "simple-bg",
+                                          "large-text", "large-text-deeds", "records-en", "records-ru", "records-bg",
+                                          "records-more"}
     for path in written:
         with Image.open(path) as image:
             assert image.size == (360, 800)

@@ -119,6 +119,7 @@
     }
     placeAnswers(fresh);
     markSpent(fresh);
+    if (live) { announcePayment(old, fresh); }
     old.replaceWith(fresh);
     if (!live && sig) {
       var answer = fresh.querySelector(".flash[data-after]");
@@ -126,6 +127,17 @@
     }
     showFrame();  // the new page may have been drawn before the table's newest frame
     showReadAloud();
+  }
+
+  // A payment to or from this phone's player that came with the news (made at the table or on another
+  // phone) is said by the screen reader: the page marks its player's latest payment (data-say, not text
+  // of the page), and a new one is put in the page's live region. The phone's own taps are answered by their message already.
+  function announcePayment(old, fresh) {
+    var before = old.querySelector("[data-payment]");
+    var after = fresh.querySelector("[data-payment]");
+    var region = document.getElementById("announce");
+    if (!after || !region || (before && before.dataset.payment === after.dataset.payment)) { return; }
+    region.textContent = after.dataset.say || "";
   }
 
   // The simulated table's screen: never go back to an older frame than one already announced.
@@ -171,6 +183,8 @@
   document.addEventListener("submit", function (ev) {
     var form = ev.target;
     if ((form.getAttribute("method") || "get").toLowerCase() !== "post") { return; }
+    // A form that changes the whole page (this phone's screen settings) is sent as a plain form.
+    if (form.hasAttribute("data-whole-page")) { return; }
     var button = ev.submitter;
     if (button && button.dataset.confirm && !window.confirm(button.dataset.confirm)) {
       ev.preventDefault();

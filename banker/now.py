@@ -1,0 +1,46 @@
+"""What matters now for one player: the one or two offers a simple screen shows (a child's phone).
+
+They come from the engine's offers (:mod:`banker.offer`), first what the game waits for: a decision on a
+received mortgaged deed, a debt, the open auction, the jail; then, on the player's own turn, the salary.
+"""
+
+from __future__ import annotations
+
+from banker import offer as offering
+from banker.offer import Offer
+from banker.state import GameState
+
+SHOWN = 2
+"""How many offers a simple screen shows at most."""
+
+
+def what_matters(state: GameState, player: str) -> list[Offer]:
+    """At most :data:`SHOWN` complete offers for ``player`` now (a refused one keeps its reason); none
+    once the game has ended or the player is bankrupt.
+
+    Raises:
+        UnknownName: no such player.
+    """
+    seat = state.seat(player)
+    if state.ended or state.players[seat].bankrupt:
+        return []
+    own = offering.player_offers(state, player)
+    for found in own:
+        if found.kind == "decide":
+            return list(found.choices[:SHOWN])
+    debt = [o for o in own if o.kind in ("pay_debt", "bankrupt")]
+    if debt:
+        return debt[:SHOWN]
+    if state.auction is not None:
+        auction = state.auction
+        if auction.property is None or seat in auction.excluded or auction.high_bidder == seat:
+            return []  # a building auction needs the street chosen (the Auction page); the high bidder waits
+        bid = offering.bid_offer(state, player)
+        if bid.refused or bid.needs != ("amount",):
+            return []
+        return [offering.complete(state, bid, amount=bid.minimum)]
+    if state.players[seat].in_jail:
+        return [o for o in own if o.kind in ("jail_fine", "use_jail_card") and o.complete][:SHOWN]
+    if state.turn == seat:
+        return [o for o in offering.square_offers(state, player, "go") if o.kind == "salary"]
+    return []

@@ -1,0 +1,282 @@
+"""The pages for everyone at the table: the simple view (a child's phone), large text, the family's records
+and the web app manifest that puts the page on a phone's home screen.
+
+The phone's screen settings (large text, the simple view) are kept in its cookie, like its language.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from flask import Blueprint, Flask, Response, current_app, flash, redirect, render_template, request, session, url_for
+from werkzeug.wrappers import Response as BaseResponse
+
+from banker import balances
+from banker import records as family
+from banker.actions import Bid
+from banker.edition import load_edition
+from banker.journal import Journal
+from banker.ledger import Event
+from banker.now import what_matters
+from banker.state import GameState
+from webui import views
+from webui.chart import wins_chart
+from webui.core import lang, phone, services
+from webui.texts import text
+
+family_pages = Blueprint("family", __name__)
+
+RECENT_ROWS = 200
+"""How many of the game's last actions are searched for this phone's player's last payment."""
+SETTINGS = ("large", "simple")
+"""The screen settings a phone keeps in its cookie."""
+
+
+# --- the phone's screen settings --------------------------------------------------------------------------
+
+def screen(name: str) -> bool:
+    """Whether this phone has the screen setting ``name`` on (:data:`SETTINGS`)."""
+    return session.get(name) is True
+
+
+@family_pages.post("/screen")
+def set_screen() -> BaseResponse:
+    """Large text and the simple view, for this phone only (a checkbox each; a missing one is off).
+    ``only`` names the one setting a form changes, leaving the other as it is."""
+    only = request.form.get("only", "")
+    for name in SETTINGS:
+        if only in ("", name):
+            session[name] = request.form.get(name) in ("1", "on", "yes")
+    session.permanent = True
+    flash(text("web_screen_saved", lang()), "ok")
+    target = request.form.get("next", "")
+    return redirect(target if target in ("/", "/more", "/simple") else url_for("pages.more"), code=303)
+
+
+# --- the last payment and the live announcement -------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Payment:
+    """The latest money that came to or left a player: the journal row, the player's gain (negative: paid)
+    and the log line that says it."""
+
+    seq: int
+    amount: int
+    line: str
+
+
+def last_payment(state: GameState | None, game_id: int | None, journal: Journal, player: str | None,
+                 language: str) -> Payment | None:
+    """The latest payment to or from ``player`` in the game's journal, leaving out what an undo took back.
+
+    The game's last :data:`RECENT_ROWS` actions are searched first, then (a long while without one) the
+    whole game; an undo's target is found from the game's start."""
+    if state is None or game_id is None or not player or player not in state.seats:
+        return None
+    since = max(0, state.seq - RECENT_ROWS + 1)
+    rows = journal.rows(game_id, since)
+    everything = journal.rows(game_id, 0) if since and any(is_undo(row[1]) for row in rows) else None
+    found = payment_in(rows, undone_in(everything or rows), state, player, language)
+    if found is None and since:
+        everything = everything or journal.rows(game_id, 0)
+        found = payment_in(everything, undone_in(everything), state, player, language)
+    return found
+
+
+def is_undo(action_text: str) -> bool:
+    if '"undo"' not in action_text:  # nearly every row: no need to read it
+        return False
+    try:
+        action = json.loads(action_text)
+    except ValueError:
+        return False
+    return isinstance(action, dict) and action.get("action") == "undo"
+
+
+def undone_in(rows: list[tuple[int, str, str, float]]) -> set[int]:
+    """What the undos among ``rows`` (the game's rows from its start) took back."""
+    return views.undone_seqs(rows) if any(is_undo(row[1]) for row in rows) else set()
+
+
+def payment_in(rows: list[tuple[int, str, str, float]], undone: set[int], state: GameState, player: str,
+               language: str) -> Payment | None:
+    """The latest payment to or from ``player`` in ``rows`` that is not ``undone`` (nor an undo)."""
+    for seq, action_text, events_text, _at in reversed(rows):
+        if seq in undone or is_undo(action_text):
+            continue
+        try:
+            events = json.loads(events_text)
+        except ValueError:
+            continue
+        for event in reversed(events if isinstance(events, list) else []):
+            gain = gain_of(event, player)
+            if gain:
+                try:
+                    # As the player's own phone may read it (hidden balances: a debt's line names no one's cash).
+                    own = balances.Viewer(player, False)
+                    lines = balances.log_lines(state, [Event.from_json(event)], language, own)
+                except (KeyError, TypeError, ValueError):
+                    lines = []
+                return Payment(seq, gain, " ".join(lines))
+    return None
+
+
+def gain_of(event: Any, player: str) -> int:
+    """What a saved event's transaction moved into ``player``'s cash (negative: out of it)."""
+    if not isinstance(event, dict):
+        return 0
+    txn = event.get("transaction")
+    postings = txn.get("postings") if isinstance(txn, dict) else None
+    if not isinstance(postings, list):
+        return 0
+    return sum(p[1] for p in postings
+               if isinstance(p, list) and len(p) == 2 and p[0] == player and isinstance(p[1], int))
+
+
+def my_last_payment() -> Payment | None:
+    who = phone()
+    svc = services()
+    if who is None or who.player is None:
+        return None
+    return last_payment(svc.session.state, svc.session.game_id, svc.session.journal, who.player, who.lang)
+
+
+# --- the simple view ----------------------------------------------------------------------------------------
+
+def now_buttons(state: GameState, player: str, language: str) -> list[views.Button]:
+    """The engine's offers that matter now (:func:`banker.now.what_matters`), as the phone's buttons."""
+    buttons = []
+    for found in what_matters(state, player):
+        button = views.offer_button(state, found, language)
+        bid = found.action
+        if isinstance(bid, Bid):
+            button.label = text("web_simple_bid", language, amount=state.money(bid.amount))
+        buttons.append(button)
+    return buttons
+
+
+def simple_page() -> str:
+    who = phone()
+    svc = services()
+    state = svc.session.state
+    player = who.player if who is not None and state is not None and who.player in state.seats else None
+    buttons = now_buttons(state, player, who.lang) if state is not None and player and who is not None else []
+    proposals = [p for p in state.open_proposals() if player and p.receiver == player] if state is not None else []
+    return render_template("simple.html", player=player, buttons=buttons, payment=my_last_payment(),
+                           proposals=proposals)
+
+
+@family_pages.get("/simple")
+def simple() -> BaseResponse | str:
+    if phone() is None:
+        return redirect(url_for("pages.join"), code=303)
+    return simple_page()
+
+
+# --- the family's records -----------------------------------------------------------------------------------
+
+class RecordsCache:
+    """Each saved game's record, kept while the game has the same number of actions (a finished game is
+    replayed once)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._records: dict[int, tuple[int, family.GameRecord | None]] = {}
+
+    def records(self, journal: Journal, leave_out: int | None = None) -> family.Records:
+        """The records of every saved game but ``leave_out`` (a game whose figures this phone may not see)."""
+        found = []
+        for info in journal.games():
+            if info.id == leave_out:
+                continue
+            with self._lock:
+                kept = self._records.get(info.id)
+            if kept is None or kept[0] != info.actions:
+                record = family.game_record(family.saved_game(journal, info))
+                kept = (info.actions, record)
+                with self._lock:
+                    self._records[info.id] = kept
+            if kept[1] is not None:
+                found.append(kept[1])
+        return family.family_records(found)
+
+
+def family_records() -> family.Records:
+    """The records as this phone may read them: under hidden balances the game being played counts once it
+    is over (its richest moment and its leader would tell the others' net worth), except for the banker."""
+    cache: RecordsCache = current_app.extensions["banker_records"]
+    session = services().session
+    state = session.state
+    hidden = state is not None and not balances.sees_all(state, views.viewer_of(phone()))
+    return cache.records(session.journal, session.game_id if hidden else None)
+
+
+def when(at: float) -> str:
+    """A date as the records show it (the table's own clock and time zone), kept on one line (non-breaking
+    hyphens)."""
+    return time.strftime("%Y-%m-%d", time.localtime(at)).replace("-", "\u2011")
+
+
+def duration(seconds: float, language: str) -> str:
+    minutes = int(seconds // 60)
+    return text("web_records_duration", language, hours=minutes // 60, minutes=minutes % 60)
+
+
+def money_of(edition: str, amount: int) -> str:
+    return load_edition(edition).format_money(amount)
+
+
+def deed_name(edition: str, deed: str) -> str:
+    found = load_edition(edition).by_id.get(deed)
+    return found.name if found is not None else deed
+
+
+def records_chart(found: family.Records, language: str) -> str:
+    return wins_chart(list(found.wins), text("web_records_wins_chart", language))
+
+
+@family_pages.get("/records")
+def records_page() -> BaseResponse | str:
+    who = phone()
+    if who is None:
+        return redirect(url_for("pages.join"), code=303)
+    found = family_records()
+    return render_template("records.html", records=found, chart=records_chart(found, who.lang))
+
+
+# --- the home screen ----------------------------------------------------------------------------------------
+
+@family_pages.get("/manifest.webmanifest")
+def manifest() -> Response:
+    """The web app manifest: "Add to Home screen" opens the table's page full-screen, with its icon."""
+    language = lang()
+    body = {
+        "name": text("web_title", language),
+        "short_name": text("web_app_short_name", language),
+        "lang": language,
+        "start_url": "/",
+        "scope": "/",
+        "display": "standalone",
+        "background_color": "#f4f1ea",
+        "theme_color": "#1b5e20",
+        "icons": [{"src": url_for("static", filename=f"icon-{size}.png"), "sizes": f"{size}x{size}",
+                   "type": "image/png", "purpose": "any"} for size in (192, 512)],
+    }
+    response = Response(json.dumps(body, ensure_ascii=False), mimetype="application/manifest+json")
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+def setup_family(app: Flask) -> None:
+    app.extensions["banker_records"] = RecordsCache()
+    app.register_blueprint(family_pages)
+
+    @app.context_processor
+    def context() -> dict[str, Any]:
+        return {"screen": screen, "last_payment": my_last_payment, "family_records": family_records,
+                "when": when, "duration": lambda seconds: duration(seconds, lang()), "money_of": money_of,
+                "deed_name": deed_name, "records_chart": lambda found: records_chart(found, lang())}
