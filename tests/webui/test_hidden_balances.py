@@ -188,3 +188,15 @@ def test_a_wrong_value_is_refused(session: Session) -> None:
     with pytest.raises(BadInput, match="off / bands / hidden"):
         session.submit(NewGame("us", ("Ann", "Bob"), {"hidden_balances": "some"}))
 
+
+
+def test_the_game_being_played_counts_in_the_records_once_it_is_over(phone: Any, session: Session) -> None:
+    new_game(session, "hidden")
+    do(session, action="collect", player="Bob", amount=4321)  # Bob the richest: the records' moment and leader
+    worth = secrets_of(session, "Bob")["net worth"]
+    ann = phone("Ann").client.get("/records").get_data(as_text=True)
+    assert not shows(ann, worth)
+    banker = phone(None).banker().client.get("/records").get_data(as_text=True)
+    assert shows(banker, worth)
+    do(session, action="end_game")
+    assert shows(phone("Ann").client.get("/records").get_data(as_text=True), worth)
