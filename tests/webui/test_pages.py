@@ -177,6 +177,13 @@ def test_setup_starts_a_game_for_the_banker_only(phone: Any, session: Session) -
     assert "Вера" in page(banker, "/")
 
 
+@pytest.mark.parametrize("language", ["en", "ru", "bg"])
+def test_every_house_rule_on_the_setup_page_has_its_name_in_words(phone: Any, language: str) -> None:
+    html = page(phone(None, lang=language).banker(), "/setup")
+    words = re.sub(r"<[^>]*>", " ", html)  # what the page shows, not its attributes
+    assert "rule_" in html and not re.findall(r"\b[a-z]+_[a-z_]+\b", words)
+
+
 def test_the_first_phone_sets_the_pin_when_there_is_none(session: Session, tmp_path: Any) -> None:
     from banker.journal import Journal
 
