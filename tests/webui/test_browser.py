@@ -252,3 +252,16 @@ def test_the_real_table_loop_plays_rent_with_two_taps_and_ok(browser: Any, serve
     screen_shows("Bob pays Ann $50 (rent).")
     state = served_real.session.state
     assert state is not None and state.players[state.seat("Bob")].cash == 1450
+
+
+@pytest.mark.parametrize("lang", ["ru", "bg"])
+def test_the_pay_pages_three_deed_buttons_fit_a_phone_in_every_language(browser: Any, served: Table,  # noqa: F811
+                                                                       lang: str) -> None:
+    do(served.session, action="buy", player="Ann", property="boardwalk")
+    bob = join(browser, served, "Bob", lang=lang)
+    bob.goto(served.server.url + "/money")
+    bob.select_option("select[name=property]", "boardwalk")
+    wide = bob.evaluate("""() => [...document.querySelectorAll('[data-testid=landed-form] .btn')]
+        .filter(b => b.getBoundingClientRect().right > b.closest('.card').getBoundingClientRect().right)
+        .map(b => b.textContent)""")
+    assert wide == [] and bob.evaluate("document.documentElement.scrollWidth") <= 360
