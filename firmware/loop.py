@@ -166,11 +166,21 @@ class TableLoop:
         if self.speech_queue is not None:
             self.speech_settings = SpeechSettings.from_json(self.journal.setting(SPEECH_SETTING),
                                                             speech or SpeechSettings())
+        self._games_cache: tuple[tuple[int | None, int | None], list[Any]] | None = None
         self._unsubscribe = session.subscribe(self._on_game_change)
 
     # --- the context the grammar reads ----------------------------------------------------------
+    def _games(self) -> list[Any]:
+        """The journal's games, read again only when the game or its length changed (a tap reads them for
+        its context: a long journal's count of actions is not made again on every tap)."""
+        state = self.session.state
+        key = (self.session.game_id, state.seq if state is not None else None)
+        if self._games_cache is None or self._games_cache[0] != key:
+            self._games_cache = (key, self.journal.games())
+        return self._games_cache[1]
+
     def context(self) -> g.Context:
-        games = tuple((info.id, game_label(info, self.language, time.time())) for info in self.journal.games())
+        games = tuple((info.id, game_label(info, self.language, time.time())) for info in self._games())
         return g.Context(
             game=self.session.state,
             now=self.clock(),
