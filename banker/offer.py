@@ -209,9 +209,21 @@ def make(state: GameState, kind: str, action: Action, *, price: int = 0, **extra
     return Offer(kind, action, events=events, refusal=error, amount=amount, short_by=short, **extra)
 
 
+_PREVIEWS: list[tuple[GameState, Action, Offer]] = []
+"""The latest previews: a confirmation screen asks for the same one when it is shown, drawn and confirmed."""
+PREVIEWS_KEPT = 8
+
+
 def preview(state: GameState, action: Action) -> Offer:
-    """Any action as an offer of its own kind (its name): what a confirmation screen shows."""
-    return make(state, action.name, action)
+    """Any action as an offer of its own kind (its name): what a confirmation screen shows. The engine is
+    pure, so the same action on the very same state is previewed once and then remembered."""
+    for kept_state, kept_action, kept in tuple(_PREVIEWS):
+        if kept_state is state and kept_action == action:
+            return kept
+    offer = make(state, action.name, action)
+    _PREVIEWS.insert(0, (state, action, offer))
+    del _PREVIEWS[PREVIEWS_KEPT:]
+    return offer
 
 
 def signature(offer: Offer) -> str:
