@@ -323,9 +323,12 @@ def trades() -> str:
             take_deeds = state.owned(state.seat(partner))
         else:
             partner = ""
+    # A proposal the engine refused comes back as it was typed, beside the reason, to be corrected.
+    draft = session.pop("trade_draft", None) if not request.headers.get("X-Live") else None
+    if not draft or draft.get("to") != partner:
+        draft = {"give_properties": [], "take_properties": []}
     return page("trades.html", proposals=proposals, refused=refused, checks=checks, partner=partner,
-                give_deeds=give_deeds,
-                take_deeds=take_deeds)
+                give_deeds=give_deeds, take_deeds=take_deeds, draft=draft)
 
 
 @pages.get("/debts")
@@ -403,9 +406,15 @@ def bundle_from_form(prefix: str) -> Bundle:
     return Bundle(number("cash"), tuple(request.form.getlist(prefix + "properties")), number("jail_cards"))
 
 
+TRADE_FIELDS = ("to", "give_cash", "give_jail_cards", "take_cash", "take_jail_cards", "settles_debt")
+
+
 @pages.post("/trades/propose")
 def propose() -> BaseResponse:
+    sent = False
+
     def run(who: Phone) -> tuple[int, str, bool]:
+        nonlocal sent
         key = idempotency_key(request.form)
         give, take = bundle_from_form("give_"), bundle_from_form("take_")
         proposal = parse_action({"action": "propose_trade", "from": who.player or "-",
@@ -414,9 +423,18 @@ def propose() -> BaseResponse:
         assert isinstance(proposal, ProposeTrade)
         if not who.player:
             raise NotAllowed("web_watcher")
-        return views.propose_trade(who, proposal, key)
+        status, body, replayed = views.propose_trade(who, proposal, key)
+        sent = status < 300
+        return status, body, replayed
 
-    return form_post(run, "/trades")
+    response = form_post(run, "/trades")
+    if not sent:
+        # Refused: the form is drawn again as it was sent (its amounts and ticks), under the reason.
+        draft: dict[str, Any] = {name: request.form.get(name, "")[:60] for name in TRADE_FIELDS}
+        for name in ("give_properties", "take_properties"):
+            draft[name] = request.form.getlist(name)[:40]
+        session["trade_draft"] = draft
+    return response
 
 
 @pages.post("/trades/<int:proposal_id>/<answer>")

@@ -196,7 +196,8 @@
     // Only the game's own actions: the simulated table's buttons are pressed quickly on purpose.
     // The "again" question answers for the form it repeats.
     var asked = form.closest(".flash");
-    var sig = !form.closest("#main") || !/\/do$/.test(form.getAttribute("action") || "") ? "" :
+    // A trade proposal's answer too: the form is at the foot of a long page.
+    var sig = !form.closest("#main") || !/\/(do|trades\/propose)$/.test(form.getAttribute("action") || "") ? "" :
       asked ? (asked.dataset.after || "") : signature(form);
     busy = true;  // news waits for the answer, which shows them too
     var data = new FormData(form, button || undefined);

