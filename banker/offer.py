@@ -8,15 +8,18 @@ or a refusal (the engine's own error, in the one text mechanism).
 
 ``offers(state, player, deed=..., square=...)`` is the door; ``complete(state, offer, **fields)`` fills
 in what was chosen; ``legal_actions(state)`` is every complete offer that is not refused. The preview is
-the engine's :func:`banker.engine.apply` on the state (pure, so exact): :func:`attempt` is the only dry
-run in the project.
+the engine's :func:`banker.engine.apply` on the state (pure, so exact): :class:`Preview` is the only dry
+run in the project. It is lazy: an offer is made without it, the engine's dry run happens the first time
+the offer's refusal, amount or events are read, and the board moves only when its events are. A menu of
+ten offers of which one is looked at costs one dry run; whoever shows an offer holds it, with its
+preview, for as long as it is shown.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from banker import buildings, deeds, payments
@@ -62,32 +65,157 @@ CASH_SHORT = "not_enough_cash"
 """The refusal of an action the player lacks the cash for: :func:`raise_cash` says how to find it."""
 
 
-@dataclass(frozen=True)
+class Preview:
+    """What ``action`` would do on ``state``: the engine's dry run, made the first time it is asked for
+    and then kept. The board moves (what the cardboard needs) are worked out only when the events are
+    asked for; legality and money need the engine's answer alone."""
+
+    def __init__(self, state: GameState, action: Action) -> None:
+        self.state = state
+        self.action = action
+        self._ran = False
+        self._after: GameState | None = None
+        self._engine_events: tuple[Event, ...] = ()
+        self._error: BankerError | None = None
+        self._events: tuple[Event, ...] | None = None
+
+    def _run(self) -> None:
+        self._ran = True
+        try:
+            self._after, self._engine_events = apply(self.state, self.action)
+        except BankerError as error:
+            self._error = error
+
+    @property
+    def error(self) -> BankerError | None:
+        """The engine's refusal, or None when it accepts the action."""
+        if not self._ran:
+            self._run()
+        return self._error
+
+    def applied(self) -> tuple[GameState, tuple[Event, ...]]:
+        """What :func:`banker.engine.apply` returns for the action on the state (the state after it and
+        its events, without the board moves).
+
+        Raises:
+            BankerError: the engine's refusal.
+        """
+        if not self._ran:
+            self._run()
+        if self._error is not None:
+            raise self._error
+        assert self._after is not None
+        return self._after, self._engine_events
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        """The action's events and, last, its board moves (the ``board`` event the session adds); none
+        when it is refused."""
+        if self._events is None:
+            from banker.board import board_event
+
+            if self.error is not None:
+                self._events = ()
+            else:
+                assert self._after is not None
+                self._events = (*self._engine_events, board_event(self.state, self._after, self.action))
+        return self._events
+
+    def flow(self, account: str) -> int:
+        """Money ``account`` receives (positive) or pays (negative) when the action is done (0 if refused)."""
+        return flow(self._engine_events, account) if self.error is None else 0
+
+
+_Given = tuple[tuple[Event, ...], BankerError | None, int, int]
+"""An offer's events, refusal, amount and shortfall when they were given rather than previewed."""
+_NOTHING: _Given = ((), None, 0, 0)
+
+
+@dataclass(frozen=True, init=False, eq=False)
 class Offer:
     """One thing a player can do (or is told why not).
 
     ``amount`` is the money the actor receives (positive) or pays (negative) when it is done: the
     preview's figure when complete and allowed, else the price the rules name (a refused build still
     says what a house costs).
+
+    An offer made by :func:`make` carries its :class:`Preview` and reads ``events``, ``refusal``,
+    ``amount`` and ``short_by`` from it, running it on first use; an offer built with those values given
+    keeps them. ``dataclasses.replace`` works as on any frozen dataclass (``events``, ``refusal``,
+    ``amount`` and ``short_by`` may be passed to it; a ``refusal=None`` there leaves the refusal as it is).
     """
 
     kind: str
-    action: Action | None = None
-    needs: tuple[str, ...] = ()
+    action: Action | None
+    needs: tuple[str, ...]
     """Fields still to choose before the action is complete: ``dice``, ``amount``, ``to``, ``payer``,
     ``card``, ``square``, ``passed_go``, ``choice``."""
-    events: tuple[Event, ...] = ()
-    refusal: BankerError | None = None
-    amount: int = 0
-    short_by: int = 0
-    """Cash missing, when the refusal is for cash."""
-    minimum: int = 0
-    maximum: int = 0
+    minimum: int
+    maximum: int
     """The range of an amount still to choose (0 when open above)."""
-    choices: tuple[Offer, ...] = ()
+    choices: tuple[Offer, ...]
     """The complete offers a choice leads to (a card's pay-or-draw, where it was drawn…)."""
-    figures: tuple[tuple[str, Any], ...] = ()
+    figures: tuple[tuple[str, Any], ...]
     """What a label names besides the amount: a utility's multiplier, a tax's percent, break-down levels."""
+    price: int
+    """The money the rules name for it (negative when paid), known without the preview: what a house,
+    a deed, lifting a mortgage, the jail fine costs."""
+    preview: Preview | None = field(repr=False)
+    """The dry run the values come from (None for an offer whose values were given)."""
+    _given: _Given | None = field(repr=False)
+
+    def __init__(self, kind: str, action: Action | None = None, needs: tuple[str, ...] = (),
+                 events: tuple[Event, ...] | None = None, refusal: BankerError | None = None,
+                 amount: int | None = None, short_by: int | None = None, minimum: int = 0, maximum: int = 0,
+                 choices: tuple[Offer, ...] = (), figures: tuple[tuple[str, Any], ...] = (), price: int = 0,
+                 preview: Preview | None = None, _given: _Given | None = None) -> None:
+        if events is not None or refusal is not None or amount is not None or short_by is not None:
+            base = _given if _given is not None else _values(preview, action, price) if preview else _NOTHING
+            _given = (base[0] if events is None else events, base[1] if refusal is None else refusal,
+                      base[2] if amount is None else amount, base[3] if short_by is None else short_by)
+        elif preview is None and _given is None:
+            _given = _NOTHING
+        setter = object.__setattr__
+        setter(self, "kind", kind)
+        setter(self, "action", action)
+        setter(self, "needs", needs)
+        setter(self, "minimum", minimum)
+        setter(self, "maximum", maximum)
+        setter(self, "choices", choices)
+        setter(self, "figures", figures)
+        setter(self, "price", price)
+        setter(self, "preview", preview)
+        setter(self, "_given", _given)
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        """The preview's events, the board moves last; none when refused or not complete."""
+        if self._given is not None:
+            return self._given[0]
+        assert self.preview is not None
+        return self.preview.events
+
+    @property
+    def refusal(self) -> BankerError | None:
+        if self._given is not None:
+            return self._given[1]
+        assert self.preview is not None
+        return self.preview.error
+
+    @property
+    def amount(self) -> int:
+        if self._given is not None:
+            return self._given[2]
+        assert self.preview is not None
+        return _amount(self.preview, self.action, self.price)
+
+    @property
+    def short_by(self) -> int:
+        """Cash missing, when the refusal is for cash."""
+        if self._given is not None:
+            return self._given[3]
+        assert self.preview is not None
+        return _short_by(self.preview, self.action, self.price)
 
     @property
     def refused(self) -> bool:
@@ -100,6 +228,38 @@ class Offer:
     @property
     def allowed(self) -> bool:
         return self.complete and self.refusal is None
+
+    def applied(self, state: GameState) -> tuple[GameState, tuple[Event, ...]]:
+        """What :func:`banker.engine.apply` returns for this offer's action on ``state``: from its preview
+        when it was made on that very state (the engine is pure), else by applying it.
+
+        Raises:
+            BankerError: the engine's refusal.
+            ValueError: the offer is not complete.
+        """
+        if self.action is None or self.needs:
+            raise ValueError(f"the {self.kind} offer is not complete: it still needs {', '.join(self.needs)}")
+        if self.preview is not None and self.preview.state is state and self.preview.action is self.action:
+            return self.preview.applied()
+        return apply(state, self.action)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Offer):
+            return NotImplemented
+        return self is other or self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash((self.kind, self.needs, self.minimum, self.maximum, self.price))
+
+    def _key(self) -> tuple[Any, ...]:
+        return (self.kind, self.action, self.needs, self.events, self.refusal, self.amount, self.short_by,
+                self.minimum, self.maximum, self.choices, self.figures, self.price)
+
+    def __repr__(self) -> str:
+        refusal = self.refusal
+        said = f", refused={refusal.key!r}" if refusal is not None else ""
+        needs = f", needs={self.needs!r}" if self.needs else ""
+        return f"Offer({self.kind!r}, {self.action!r}{needs}, amount={self.amount}{said})"
 
     def figure(self, name: str, default: Any = None) -> Any:
         return dict(self.figures).get(name, default)
@@ -156,13 +316,8 @@ class Offer:
 def attempt(state: GameState, action: Action) -> tuple[tuple[Event, ...], BankerError | None]:
     """What ``action`` would do now: its events and, last, its board moves (the ``board`` event the session
     adds), or the engine's refusal. The state is never changed."""
-    from banker.board import board_event
-
-    try:
-        after, events = apply(state, action)
-    except BankerError as error:
-        return (), error
-    return (*events, board_event(state, after, action)), None
+    dry_run = Preview(state, action)
+    return dry_run.events, dry_run.error
 
 
 def is_legal(state: GameState, action: Action) -> bool:
@@ -194,36 +349,35 @@ def _cash_of(state: GameState, name: str | None) -> int:
     return state.players[state.seats[name]].cash
 
 
+def _amount(dry_run: Preview, action: Action | None, price: int) -> int:
+    actor = action.actor if action is not None else None
+    if dry_run.error is None and actor:
+        return dry_run.flow(actor)
+    return price
+
+
+def _short_by(dry_run: Preview, action: Action | None, price: int) -> int:
+    error = dry_run.error
+    if error is None or error.key != CASH_SHORT:
+        return 0
+    actor = action.actor if action is not None else None
+    return cash_short(error) or max(0, -price - _cash_of(dry_run.state, actor))
+
+
+def _values(dry_run: Preview, action: Action | None, price: int) -> _Given:
+    return dry_run.events, dry_run.error, _amount(dry_run, action, price), _short_by(dry_run, action, price)
+
+
 def make(state: GameState, kind: str, action: Action, *, price: int = 0, **extra: Any) -> Offer:
-    """A complete offer: ``action`` previewed. ``price`` is the money the rules name for it (negative when
-    paid), shown when the action is refused."""
-    events, error = attempt(state, action)
-    actor = action.actor
-    short = 0
-    if error is None:
-        amount = flow(events, actor) if actor else price
-    else:
-        amount = price
-        if error.key == CASH_SHORT:
-            short = cash_short(error) or max(0, -price - _cash_of(state, actor))
-    return Offer(kind, action, events=events, refusal=error, amount=amount, short_by=short, **extra)
-
-
-_PREVIEWS: list[tuple[GameState, Action, Offer]] = []
-"""The latest previews: a confirmation screen asks for the same one when it is shown, drawn and confirmed."""
-PREVIEWS_KEPT = 8
+    """A complete offer: ``action`` previewed (lazily: the dry run happens when the offer is read).
+    ``price`` is the money the rules name for it (negative when paid), shown when the action is refused."""
+    return Offer(kind, action, price=price, preview=Preview(state, action), **extra)
 
 
 def preview(state: GameState, action: Action) -> Offer:
-    """Any action as an offer of its own kind (its name): what a confirmation screen shows. The engine is
-    pure, so the same action on the very same state is previewed once and then remembered."""
-    for kept_state, kept_action, kept in tuple(_PREVIEWS):
-        if kept_state is state and kept_action == action:
-            return kept
-    offer = make(state, action.name, action)
-    _PREVIEWS.insert(0, (state, action, offer))
-    del _PREVIEWS[PREVIEWS_KEPT:]
-    return offer
+    """Any action as an offer of its own kind (its name): what a confirmation screen shows. A screen that
+    shows, draws and confirms it holds the one offer (its preview runs once)."""
+    return make(state, action.name, action)
 
 
 def signature(offer: Offer) -> str:
@@ -239,8 +393,8 @@ def refresh(state: GameState, offer: Offer) -> Offer:
     if not offer.complete:
         return offer
     assert offer.action is not None
-    return replace(make(state, offer.kind, offer.action, price=offer.amount if offer.refused else 0),
-                   figures=offer.figures, minimum=offer.minimum, maximum=offer.maximum)
+    return make(state, offer.kind, offer.action, price=offer.price, figures=offer.figures, minimum=offer.minimum,
+                maximum=offer.maximum)
 
 
 # --- deeds --------------------------------------------------------------------------------------------
@@ -476,8 +630,8 @@ def complete(state: GameState, offer: Offer, **chosen: Any) -> Offer:
         return card_offer(state, action)
     if needs:
         return replace(offer, action=action, needs=needs)
-    done = make(state, offer.kind, action, figures=offer.figures)
-    return replace(done, minimum=offer.minimum, maximum=offer.maximum)
+    return make(state, offer.kind, action, price=offer.price, figures=offer.figures, minimum=offer.minimum,
+                maximum=offer.maximum)
 
 
 # --- raising cash -------------------------------------------------------------------------------------
@@ -492,9 +646,9 @@ def iter_ways_to_raise(state: GameState, player: str, *, preview: bool = True) -
     then one building off the highest street (a hotel broken down as the bank's houses allow, or the
     group's buildings sold when nothing smaller works).
 
-    ``preview=False`` leaves the mortgages of bare deeds unpreviewed (the rules allow them but while a high
-    bid depends on the cash): for a caller that acts on the first way at once and is told by the engine
-    if it was wrong (the bots)."""
+    ``preview=False`` does not ask the mortgages of bare deeds whether the engine takes them (the rules allow
+    them but while a high bid depends on the cash): for a caller that acts on the first way at once, through
+    its preview, and is told by the engine if it was wrong (the bots)."""
     seat = state.seat(player)
     edition = state.edition
     owned = state.owned(seat)
@@ -506,11 +660,8 @@ def iter_ways_to_raise(state: GameState, player: str, *, preview: bool = True) -
             and not any(state.level(n) for n in edition.groups[p.group])]
     bare.sort(key=lambda p: (owns_group(p.number), p.mortgage))
     for p in bare:
-        if not preview:
-            yield Offer("mortgage", Mortgage(player, p.id), amount=p.mortgage)
-            continue
         mortgage = make(state, "mortgage", Mortgage(player, p.id), price=p.mortgage)
-        if not mortgage.refused:
+        if not preview or not mortgage.refused:
             yield mortgage
     built = [p for p in owned if state.level(p.number)]
     done_groups: set[str] = set()
@@ -553,16 +704,27 @@ def raise_cash(state: GameState, player: str, short_by: int) -> list[Offer]:
 
 def legal_actions(state: GameState) -> list[Action]:
     """Every complete, allowed offer for every player and the table: what can be done now without
-    choosing an amount, dice or a card."""
+    choosing an amount, dice or a card. It asks the engine whether each is accepted and nothing more (no
+    board moves, no words)."""
     if state.ended:
         return [Undo()] if state.history is not None else []
     seen: list[Action] = []
+    hashed: set[Action] = set()
 
     def add(found: list[Offer]) -> None:
         for offer in found:
             for o in (offer, *offer.choices):
-                if o.allowed and o.action is not None and o.action not in seen:
-                    seen.append(o.action)
+                action = o.action
+                if action is None or not o.allowed:
+                    continue
+                try:
+                    if action in hashed:
+                        continue
+                    hashed.add(action)
+                except TypeError:  # an action with a mapping in it (sell_buildings' levels)
+                    if action in seen:
+                        continue
+                seen.append(action)
 
     for player in state.players:
         if player.bankrupt:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from functools import cache
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -25,6 +26,7 @@ from banker.actions import (
 from banker.engine import apply
 from banker.errors import BankerError
 from banker.invariants import check_invariants
+from banker.native import is_native
 from banker.sim.cli import lineup
 from banker.sim.game import Game
 from banker.state import GameState
@@ -249,3 +251,67 @@ def test_a_sell_building_offer_is_half_the_price() -> None:
     state = play(Buy("Ann", "mediterranean"), Buy("Ann", "baltic"), Build("Ann", "baltic"))
     sell = next(o for o in offering.deed_offers(state, "Ann", "baltic") if o.kind == "sell_house")
     assert sell.action == SellBuilding("Ann", "baltic") and sell.amount == 25
+
+
+# --- previews are made when they are read, and held by whoever holds the offer ----------------------------
+python_build_only = pytest.mark.skipif(is_native(), reason="counts the engine's calls by replacing a function")
+
+
+@python_build_only
+def test_an_offer_runs_the_engine_when_first_read_and_only_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    state = play()
+    calls: list[Action] = []
+
+    def counted(before: GameState | None, action: Action) -> Any:
+        calls.append(action)
+        return apply(before, action)
+
+    monkeypatch.setattr(offering, "apply", counted)
+    buy, auction = offering.deed_offers(state, "Ann", "boardwalk")
+    assert calls == []  # a menu of offers costs nothing until one is looked at
+    assert buy.allowed and buy.amount == -400 and buy.price == -400
+    assert calls == [Buy("Ann", "boardwalk")]
+    after, events = buy.applied(state)  # taking the offer: the preview's result, not a second dry run
+    assert calls == [Buy("Ann", "boardwalk")]
+    assert (after, events) == apply(state, Buy("Ann", "boardwalk"))
+    del auction
+
+
+@python_build_only
+def test_legality_works_out_no_board_moves(monkeypatch: pytest.MonkeyPatch) -> None:
+    import banker.board
+
+    state = play(Buy("Ann", "baltic"), Buy("Bob", "mediterranean"))
+
+    def no_board(*_args: object) -> None:
+        raise AssertionError("the board moves were worked out")
+
+    monkeypatch.setattr(banker.board, "board_event", no_board)
+    assert len(offering.legal_actions(state)) > 100
+    buy = offering.deed_offers(state, "Cy", "boardwalk")[0]
+    assert buy.allowed and buy.amount == -400
+    with pytest.raises(AssertionError, match="board moves"):
+        _ = buy.events  # what the cardboard needs is worked out for a screen that shows it
+
+
+def test_a_preview_is_made_for_whoever_asks_and_kept_by_nobody_else() -> None:
+    state = play()
+    first, second = offering.preview(state, Buy("Ann", "baltic")), offering.preview(state, Buy("Ann", "baltic"))
+    assert first is not second and first == second
+    assert first.events[0].kind == "bought" and first.events[-1].kind == "board"
+
+
+def test_an_offer_is_still_a_frozen_dataclass() -> None:
+    from dataclasses import FrozenInstanceError, replace
+
+    state = play()
+    buy = offering.deed_offers(state, "Ann", "baltic")[0]
+    renamed = replace(buy, kind="purchase")
+    assert (renamed.kind, renamed.amount, renamed.events) == ("purchase", -60, buy.events)
+    assert replace(buy, amount=-1).amount == -1 and replace(buy, amount=-1).events == buy.events
+    given = offering.Offer("pay_bank", Pay("Ann", 0, "bank"), needs=("amount",), minimum=1)
+    assert (given.events, given.refusal, given.amount, given.short_by) == ((), None, 0, 0)
+    with pytest.raises(FrozenInstanceError):
+        buy.kind = "x"  # type: ignore[misc]
+    with pytest.raises(ValueError, match="not complete"):
+        given.applied(state)
