@@ -73,3 +73,38 @@ def test_a_refused_trade_proposal_keeps_the_form_and_shows_the_engines_reason_in
     assert in_view(ann, ".flash.ok"), "the word that it was sent is off the screen"
     assert ann.input_value(f"{form} input[name=take_cash]") == "0"  # a new proposal starts afresh
     assert not ann.is_checked(f"{form} input[name=give_properties][value=baltic]")
+
+
+def test_a_phone_without_a_camera_types_the_code_and_picks_its_player_in_bulgarian(
+        browser: Any, served: Table, tmp_path: Path) -> None:  # noqa: F811
+    new_game(served)
+    context = browser.new_context(viewport=PHONE, device_scale_factor=1, locale="bg")
+    phone = context.new_page()
+    phone.goto(served.server.url + "/join")  # typed in: no QR code, no link; the page is in the table's language
+    hint = phone.inner_text(".hint >> nth=0")
+    assert "hold OK on the table, then “Phones: QR code”" in hint and "under More" in hint, hint
+    main = phone.inner_text("main")
+    assert "No game yet" not in main, "a game runs, and the page says there is none"
+    assert "Цветан" not in main  # the names only for a phone that came with the code
+    phone.select_option("select[name=lang]", "bg")
+    shot(phone, tmp_path, "join-code")
+    phone.fill("input[name=code]", served.code.lower())
+    phone.press("input[name=code]", "Enter")  # the keyboard's Go: the first button, Next
+    phone.wait_for_selector("button[name=player][value='Цветан']")
+    shot(phone, tmp_path, "join-pick-bg")
+    assert "Кой сте вие?" in phone.inner_text("main")
+    phone.click("button[name=player][value='Цветан']")
+    phone.wait_for_url(f"{served.server.url}/")
+    assert phone.inner_text(".mebar .who") == "Цветан"
+    assert phone.evaluate("document.documentElement.lang") == "bg"
+    context.close()
+
+
+def test_a_watching_phone_is_told_how_to_play(browser: Any, served: Table, tmp_path: Path) -> None:  # noqa: F811
+    new_game(served)
+    watcher = join(browser, served, None, lang="bg")
+    note = watcher.locator("[data-testid=watching]")
+    assert "Този телефон само гледа" in note.inner_text()
+    shot(watcher, tmp_path, "home-watching-bg")
+    note.locator("a").click()
+    watcher.wait_for_selector("button[name=player][value='Цветан']")
