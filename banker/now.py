@@ -32,12 +32,11 @@ def what_matters(state: GameState, player: str) -> list[Offer]:
     if debt:
         return debt[:SHOWN]
     if state.auction is not None:
-        auction = state.auction
-        if auction.property is None or seat in auction.excluded or auction.high_bidder == seat:
-            return []  # a building auction needs the street chosen (the Auction page); the high bidder waits
+        if state.auction.high_bidder == seat:
+            return []  # the high bidder waits
         bid = offering.bid_offer(state, player)
         if bid.refused or bid.needs != ("amount",):
-            return []
+            return []  # the engine's reason is on the Auction page; a building auction needs the street chosen
         return [offering.complete(state, bid, amount=bid.minimum)]
     if state.players[seat].in_jail:
         return [o for o in own if o.kind in ("jail_fine", "use_jail_card") and o.complete][:SHOWN]

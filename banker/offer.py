@@ -570,7 +570,11 @@ def proposal_offers(state: GameState, player: str) -> list[Offer]:
 
 
 def bid_offer(state: GameState, player: str) -> Offer:
-    """The bid ``player`` can make in the open auction (the amount still to choose)."""
+    """The bid ``player`` can make in the open auction (the amount still to choose, from one more than the
+    high bid up to their cash), or the engine's reason why they cannot bid at all: no auction, a decliner
+    the house rules keep out, a bankrupt player, a debt to pay first, not the cash for the lowest bid. In a
+    building auction its choices are the streets the player may bid for the building on, each with its
+    lowest bid (the printed price at least); none is refused for a reason that names a street."""
     auction = state.auction
     if auction is None:
         return Offer("bid", Bid(player, 0), refusal=IllegalAction("no_auction"))
@@ -579,14 +583,31 @@ def bid_offer(state: GameState, player: str) -> Offer:
     maximum = state.players[seat].cash
     if auction.building:
         streets = [p for p in state.edition.properties if p.kind == "street" and state.props[p.number].owner == seat]
-        choices = tuple(Offer("bid_on", Bid(player, 0, p.id), needs=("amount",),
-                              minimum=max(low, p.house_price), maximum=maximum, figures=(("property", p.id),))
-                        for p in streets)
+        choices: list[Offer] = []
+        refusals: list[Offer] = []
+        for street in streets:
+            lowest = max(low, street.house_price)
+            tried = make(state, "bid", Bid(player, lowest, street.id), price=-lowest)
+            if tried.refused:
+                refusals.append(tried)
+                continue
+            choices.append(Offer("bid_on", Bid(player, 0, street.id), needs=("amount",), minimum=lowest,
+                                 maximum=maximum, figures=(("property", street.id),)))
         if not choices:
+            keys = {r.refusal.key for r in refusals if r.refusal is not None}
+            if len(keys) == 1 and keys & _BIDDER_REFUSALS:
+                return Offer("bid", Bid(player, 0), refusal=refusals[0].refusal, short_by=refusals[0].short_by)
             return Offer("bid", Bid(player, 0), refusal=IllegalAction("cannot_bid_building", player=player))
-        return Offer("bid", Bid(player, 0), needs=("property", "amount"), choices=choices, minimum=low,
+        return Offer("bid", Bid(player, 0), needs=("property", "amount"), choices=tuple(choices), minimum=low,
                      maximum=maximum)
+    tried = make(state, "bid", Bid(player, low), price=-low)
+    if tried.refusal is not None:
+        return Offer("bid", Bid(player, 0), refusal=tried.refusal, short_by=tried.short_by)
     return Offer("bid", Bid(player, 0), needs=("amount",), minimum=low, maximum=maximum)
+
+
+_BIDDER_REFUSALS = frozenset({"player_bankrupt", "in_debt", "decision_pending", CASH_SHORT})
+"""Refusals of a building bid that are about the bidder, not the street: said as they are."""
 
 
 def table_offers(state: GameState) -> list[Offer]:

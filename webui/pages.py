@@ -305,7 +305,10 @@ def auction() -> str:
     if state is not None and state.auction is not None and state.auction.property is None:
         streets = [p for p in state.edition.properties if p.kind == "street"]
     found = phone_advice(who, state)[0] if who.player and state is not None and state.auction else None
-    return page("auction.html", streets=streets, **advice_context(found, who))
+    # The engine's bid for this phone's player: its range, or why they may not bid (a decliner, a debt…).
+    bid = (offering.bid_offer(state, who.player) if state is not None and state.auction is not None
+           and who.player in state.seats else None)
+    return page("auction.html", streets=streets, bid=bid, **advice_context(found, who))
 
 
 @pages.get("/trades")

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from banker import offer as offering
 from banker.actions import (
     Action,
+    Bid,
     Build,
     Buy,
     DrawCard,
@@ -20,6 +21,7 @@ from banker.actions import (
     Rent,
     SellBuilding,
     SellBuildings,
+    StartAuction,
     Tax,
     Undo,
 )
@@ -315,3 +317,26 @@ def test_an_offer_is_still_a_frozen_dataclass() -> None:
         buy.kind = "x"  # type: ignore[misc]
     with pytest.raises(ValueError, match="not complete"):
         given.applied(state)
+
+
+# --- the bid -------------------------------------------------------------------------------------------------
+def test_the_bid_is_refused_to_a_decliner_the_house_rules_keep_out() -> None:
+    state = play(StartAuction("boardwalk", declined_by="Ann"), decliner_may_bid=False)
+    ann = offering.bid_offer(state, "Ann")
+    assert ann.refusal is not None and ann.refusal.key == "decliner_may_not_bid" and not ann.needs
+    bob = offering.bid_offer(state, "Bob")
+    assert not bob.refused and (bob.needs, bob.minimum, bob.maximum) == (("amount",), 1, 1500)
+    printed = play(StartAuction("boardwalk", declined_by="Ann"))
+    assert not offering.bid_offer(printed, "Ann").refused  # the printed rules let the decliner bid
+
+
+def test_a_bid_is_refused_in_debt_and_without_the_cash_for_the_lowest_bid() -> None:
+    state = play(Pay("Ann", 1490, "bank"), Buy("Bob", "boardwalk"), Rent("Ann", "boardwalk"),
+                 StartAuction("park_place"), Bid("Cy", 1))
+    ann = offering.bid_offer(state, "Ann")
+    assert ann.refusal is not None and ann.refusal.key == "in_debt"
+    state = play(Pay("Ann", 1490, "bank"), StartAuction("boardwalk"), Bid("Bob", 10))
+    ann = offering.bid_offer(state, "Ann")
+    assert ann.refusal is not None and ann.refusal.key == offering.CASH_SHORT and ann.short_by == 1
+    with pytest.raises(BankerError):
+        apply(state, Bid("Ann", 11))

@@ -163,6 +163,26 @@ def test_the_auction_page_bids(phone: Any, session: Session) -> None:
     assert "Highest bid by Cy" in page(cy, "/auction")
 
 
+def test_the_auction_page_says_the_engines_reason_to_whoever_may_not_bid(journal: Any, tmp_path: Any) -> None:
+    from banker.actions import NewGame
+    from tests.webui.conftest import client_at
+
+    session = Session(journal)
+    session.submit(NewGame("us", ("Ann", "Bob", "Cy"), {"decliner_may_bid": False}))
+    app = create_app(session, FakeTable(session), {"TESTING": True, "DATA_DIR": str(tmp_path), "KEEPALIVE": 0.2})
+    do(session, action="buy", player="Bob", property="park_place")
+    do(session, action="pay", player="Cy", amount=1490, to="bank")
+    do(session, action="rent", player="Cy", property="park_place")  # $35 on $10: a debt
+    do(session, action="auction", property="boardwalk", declined_by="Ann")
+    ann, cy = (Phone(client_at(app), app).join(name) for name in ("Ann", "Cy"))
+    html = page(ann, "/auction")
+    assert "Ann declined to buy, and the house rules do not let the decliner bid." in html
+    assert "+10 → $10" not in html
+    html = page(cy, "/auction")
+    assert "Cy has a debt to pay first" in html and "+10 → $10" not in html
+    assert "+10 → $10" in page(Phone(client_at(app), app).join("Bob"), "/auction")
+
+
 def test_setup_starts_a_game_for_the_banker_only(phone: Any, session: Session) -> None:
     ann = phone("Ann")
     assert "Only the banker starts a new game." in page(ann, "/setup")
