@@ -10,6 +10,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+import pytest
+
 from banker.actions import NewGame
 from tests.webui.browser import PHONE, browser  # noqa: F401 - the fixture
 from tests.webui.conftest import do
@@ -22,11 +24,15 @@ SHOTS = os.environ.get("BANKER_SHOTS", "")
 """A folder to keep the tests' screenshots in (to look at them); by default they go to the test's tmp_path."""
 
 
-def shot(page: Any, tmp_path: Path, name: str) -> Path:
+def shot(page: Any, tmp_path: Path, name: str, part: str = "") -> Path:
+    """A screenshot of the whole page, or of the ``part`` a selector names."""
     folder = Path(SHOTS) if SHOTS else tmp_path
     folder.mkdir(parents=True, exist_ok=True)
     target = folder / f"{name}.png"
-    page.screenshot(path=str(target), full_page=True)
+    if part:
+        page.locator(part).first.screenshot(path=str(target))
+    else:
+        page.screenshot(path=str(target), full_page=True)
     return target
 
 
@@ -108,3 +114,33 @@ def test_a_watching_phone_is_told_how_to_play(browser: Any, served: Table, tmp_p
     shot(watcher, tmp_path, "home-watching-bg")
     note.locator("a").click()
     watcher.wait_for_selector("button[name=player][value='Цветан']")
+
+
+GROUP_CARDS = """() => Array.from(document.querySelectorAll("section.group")).map(card => {
+  const table = card.querySelector("table").getBoundingClientRect();
+  return {group: card.dataset.group, inside: table.right <= card.getBoundingClientRect().right + 0.5
+          && card.scrollWidth <= card.clientWidth + 1};
+})"""
+"""Whether each of the Strategy page's group cards holds its table (the card hides what sticks out)."""
+
+
+@pytest.mark.parametrize("lang", ["ru", "bg"])
+def test_the_strategy_group_cards_keep_their_rents_on_the_card(
+        browser: Any, served: Table, tmp_path: Path, lang: str) -> None:  # noqa: F811
+    new_game(served)
+    for deed in ("st_charles", "states", "virginia", "reading_railroad", "pennsylvania_railroad",
+                 "electric_company", "boardwalk"):
+        do(served.session, action="buy", player="Борис", property=deed)
+    do(served.session, action="build", player="Борис", property="st_charles")
+    do(served.session, action="mortgage", player="Борис", property="boardwalk")
+    boris = join(browser, served, "Борис", lang=lang)
+    boris.goto(served.server.url + "/strategy")
+    cards = boris.evaluate(GROUP_CARDS)
+    shot(boris, tmp_path, f"strategy-railroads-{lang}", "section.group[data-group=railroad]")
+    shot(boris, tmp_path, f"strategy-utilities-{lang}", "section.group[data-group=utility]")
+    assert {c["group"] for c in cards} == {"pink", "railroad", "utility", "dark_blue"}
+    assert all(c["inside"] for c in cards), cards
+    rent = {"ru": "Рента сейчас", "bg": "Наем сега"}[lang]
+    utility = boris.locator("section.group[data-group=utility] table")
+    assert rent in utility.inner_text()
+    assert utility.locator("td.num").last.is_visible()
