@@ -7,7 +7,10 @@ values in one thread-safe queue (gpiozero calls back from its own threads):
   their release is then swallowed;
 - Up and Down report on press and repeat while held;
 - a rotary encoder reports each detent as ``up`` (clockwise) or ``down``; its push switch is wired
-  as OK.
+  as OK;
+- a button held down for :data:`STUCK_S` is stuck (a jammed key, a wire shorted to ground): it reports
+  ``ControlEvent(name, stuck=True)`` once and nothing else until it is released, which reports
+  ``stuck=False``; the other buttons keep working meanwhile.
 
 Pins are BCM numbers; buttons connect the pin to GND (the Pi's internal pull-ups are used).
 """
@@ -29,6 +32,9 @@ HOLD_TIME_S = 1.0
 """How long OK or Cancel must be held to count as a long press."""
 REPEAT_S = 0.3
 """Auto-repeat period of Up/Down while held."""
+STUCK_S = 10.0
+"""A button held down this long is stuck: nobody holds a button that long on purpose (a long press
+is :data:`HOLD_TIME_S`), and a stuck OK would otherwise open setup once and then be dead."""
 BOUNCE_TIME_S = 0.02
 BEEPS: dict[str, tuple[float, float, int]] = {
     "confirm": (0.06, 0.0, 1),
@@ -183,6 +189,8 @@ def make_pin_factory(name: str | None) -> Any:
 @dataclass
 class _ButtonState:
     held: bool = False
+    stuck: bool = False
+    timer: threading.Timer | None = None
 
 
 class GpioControls:
@@ -205,6 +213,7 @@ class GpioControls:
         repeat_time: float = REPEAT_S,
         bounce_time: float | None = BOUNCE_TIME_S,
         encoder_reversed: bool = False,
+        stuck_time: float = STUCK_S,
     ) -> None:
         from gpiozero import LED, Button, Buzzer, RotaryEncoder, TonalBuzzer  # type: ignore[import-untyped]
         from gpiozero.tones import Tone  # type: ignore[import-untyped]
@@ -220,6 +229,7 @@ class GpioControls:
         self._states: dict[ButtonName, _ButtonState] = {}
         self._tone: Any | None = None
         self._lock = threading.Lock()
+        self.stuck_time = stuck_time
         self.closed = False
         try:
             button_pins: dict[ButtonName, int | None] = {
@@ -308,26 +318,59 @@ class GpioControls:
     def _wire_button(self, name: ButtonName, button: Any, repeating: bool) -> None:
         state = self._states[name] = _ButtonState()
         self.buttons[name] = button
-        if repeating:
-            button.when_pressed = self._put_factory(name)
-            button.when_held = self._put_factory(name)
-            return
+
+        def put(long: bool = False) -> None:
+            if not state.stuck:
+                self.events.put(ControlEvent(name, long))
+
+        def watch() -> None:
+            # Started at each press, cancelled at its release: still down when it fires means stuck.
+            with self._lock:
+                if state.timer is None or self.closed or not button.is_pressed:
+                    return
+                state.timer = None
+                state.stuck = True
+            self.events.put(ControlEvent(name, stuck=True))
 
         def pressed() -> None:
             state.held = False
+            with self._lock:
+                if state.timer is not None:
+                    state.timer.cancel()
+                state.timer = threading.Timer(self.stuck_time, watch)
+                state.timer.daemon = True
+                state.timer.name = f"{name}-stuck-watch"
+                state.timer.start()
+            if repeating:
+                put()
 
         def held() -> None:
-            state.held = True
-            self.events.put(ControlEvent(name, long=True))
+            if repeating:
+                put()
+                return
+            if not state.stuck and not state.held:
+                state.held = True
+                put(long=True)
 
         def released() -> None:
-            if not state.held:
+            with self._lock:
+                if state.timer is not None:
+                    state.timer.cancel()
+                    state.timer = None
+                was_stuck, state.stuck = state.stuck, False
+            if was_stuck:
+                self.events.put(ControlEvent(name, stuck=False))
+            elif not state.held and not repeating:
                 self.events.put(ControlEvent(name))
             state.held = False
 
         button.when_pressed = pressed
         button.when_held = held
         button.when_released = released
+
+    def stuck(self) -> tuple[ButtonName, ...]:
+        """The buttons held down past :data:`STUCK_S` and not released since (ignored meanwhile)."""
+        return tuple(name for name, state in self._states.items() if state.stuck)
 
     # Controls protocol -------------------------------------------------------------------------
 
@@ -385,6 +428,10 @@ class GpioControls:
             if self.closed:
                 return
             self.closed = True
+            for state in self._states.values():
+                if state.timer is not None:
+                    state.timer.cancel()
+                    state.timer = None
             for device in reversed(self._devices):
                 device.close()
             self._devices.clear()

@@ -36,10 +36,15 @@ LedState = Literal["on", "off", "blink"]
 
 @dataclass(frozen=True)
 class ControlEvent:
-    """A button was pressed and released (``long=False``) or held down past the hold time."""
+    """A button was pressed and released (``long=False``) or held down past the hold time.
+
+    ``stuck`` says instead that the button has been held down for
+    :data:`hardware.controls.STUCK_S` (a jammed key, a short to ground): ``True`` once when that time
+    is reached (the button is ignored from then on), ``False`` once when it is released again."""
 
     button: ButtonName
     long: bool = False
+    stuck: bool | None = None
 
 
 @runtime_checkable

@@ -59,6 +59,32 @@ def test_holding_ok_is_one_long_press_and_its_release_is_swallowed(pin_factory: 
         assert drain(controls) == [ControlEvent("ok")]
 
 
+def test_a_button_held_down_past_the_stuck_time_is_stuck_and_ignored_until_released(
+    pin_factory: MockFactory,
+) -> None:
+    with GpioControls(pin_factory=pin_factory, hold_time=0.05, repeat_time=0.03, stuck_time=0.3) as controls:
+        ok, down = controls.buttons["ok"].pin, controls.buttons["down"].pin
+        ok.drive_low()
+        down.drive_low()
+        assert controls.get_event(timeout=5) in (ControlEvent("down"), ControlEvent("ok", long=True))
+        time.sleep(0.5)
+        events = drain(controls)
+        assert ControlEvent("ok", stuck=True) in events and ControlEvent("down", stuck=True) in events
+        assert events[-2:] in ([ControlEvent("ok", stuck=True), ControlEvent("down", stuck=True)],
+                               [ControlEvent("down", stuck=True), ControlEvent("ok", stuck=True)])
+        assert set(controls.stuck()) == {"ok", "down"}
+        time.sleep(0.2)
+        assert drain(controls) == []  # stuck: no repeats, no second long press
+        press(controls, "cancel")
+        assert drain(controls) == [ControlEvent("cancel")]  # the others work meanwhile
+        ok.drive_high()
+        down.drive_high()
+        assert drain(controls) == [ControlEvent("ok", stuck=False), ControlEvent("down", stuck=False)]
+        assert controls.stuck() == ()
+        press(controls, "ok")
+        assert drain(controls) == [ControlEvent("ok")]
+
+
 def test_up_and_down_report_on_press_and_repeat_while_held(pin_factory: MockFactory) -> None:
     with GpioControls(pin_factory=pin_factory, repeat_time=0.03) as controls:
         down = controls.buttons["down"].pin
