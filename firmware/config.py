@@ -7,6 +7,7 @@ edition = "ru"             # offered first for a new game at the table: us, uk o
 data_dir = "/var/lib/table-banker"   # the journal (games, tags, settings) and the web secret
 host = "0.0.0.0"           # where the phone page listens
 port = 8080
+switch_off = ["systemctl", "poweroff"]   # what setup's "Switch off" runs (the default on a Pi; [] hides it)
 
 [hardware]                 # see hardware/README.md; every key optional
 readers = [{bus = 0, device = 0, rst_pin = 25}, {bus = 0, device = 1, rst_pin = 25},   # SPI0 CE0, CE1
@@ -36,6 +37,8 @@ from hardware.oled import OLED_ADDRESSES, OLED_CHIPS
 DEFAULT_DATA_DIR = Path.home() / ".local" / "share" / "table-banker"
 DEFAULT_PORT = 8080
 EDITIONS = ("us", "uk", "ru")
+SWITCH_OFF = ("systemctl", "poweroff")
+"""Through logind, which asks polkit: firmware/install.sh installs the rule that lets the service user."""
 
 
 class ConfigError(ValueError):
@@ -51,10 +54,20 @@ class Config:
     port: int = DEFAULT_PORT
     hardware: dict[str, Any] = field(default_factory=dict)
     """The ``[hardware]`` table, as :meth:`hardware.factory.TableConfig.from_mapping` takes it."""
+    switch_off: tuple[str, ...] | None = None
+    """The command setup's "Switch off" runs once the game is saved; ``None``: ``systemctl poweroff``
+    on a Pi (firmware/install.sh allows the service user to run it) and nothing elsewhere; ``()``:
+    setup does not offer it."""
 
     @property
     def journal_path(self) -> Path:
         return self.data_dir / "banker.sqlite3"
+
+    def switch_off_command(self, mode: str) -> tuple[str, ...]:
+        """What "Switch off" runs in ``mode``; empty when setup does not offer it."""
+        if self.switch_off is not None:
+            return self.switch_off
+        return SWITCH_OFF if mode == "pi" else ()
 
     def table_config(self, mode: str) -> TableConfig:
         """The hardware settings for ``mode`` (simulated, emulated or pi).
@@ -92,7 +105,7 @@ def load_config(path: str | Path | None) -> Config:
     hardware = data.get("hardware", {})
     if not isinstance(table, dict) or not isinstance(hardware, dict):
         raise ConfigError(f"{where}: [table] and [hardware] must be tables")
-    known = {"language", "edition", "data_dir", "host", "port"}
+    known = {"language", "edition", "data_dir", "host", "port", "switch_off"}
     unknown = set(table) - known
     if unknown:
         raise ConfigError(f"{where}: [table] has no field(s) {sorted(unknown)}; its fields: {', '.join(sorted(known))}")
@@ -115,6 +128,12 @@ def load_config(path: str | Path | None) -> Config:
         if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
             raise ConfigError(f"{where}: [table] port must be a whole number 0-65535, not {port!r}")
         values["port"] = port
+    if "switch_off" in table:
+        command = table["switch_off"]
+        if not isinstance(command, list) or not all(isinstance(word, str) and word for word in command):
+            raise ConfigError(f"{where}: [table] switch_off is a command as a list of words, such as "
+                              f"[\"systemctl\", \"poweroff\"], or [] for none; not {command!r}")
+        values["switch_off"] = tuple(command)
     config = Config(**{**config.__dict__, **values})
     try:
         table_config = TableConfig.from_mapping({**config.hardware, "mode": "simulated"})

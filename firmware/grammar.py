@@ -148,10 +148,22 @@ class Resumed:
 
 @dataclass(frozen=True)
 class ReaderFault:
-    """Reader ``number`` (1-based) on ``bus`` stopped answering; the others keep working."""
+    """Reader ``number`` (1-based) on ``bus`` stopped answering; ``more`` are the readers that stopped
+    with it, as (number, bus). ``working``: some reader still answers."""
 
     number: int
     bus: str
+    more: tuple[tuple[int, str], ...] = ()
+    working: bool = True
+
+
+@dataclass(frozen=True)
+class ButtonStuck:
+    """A button has been held down for :data:`hardware.controls.STUCK_S` (``stuck=True``): it is ignored
+    until it is released (``stuck=False``)."""
+
+    button: str
+    stuck: bool = True
 
 
 @dataclass(frozen=True)
@@ -159,7 +171,8 @@ class StartEnrollment:
     """The banker's phone asks the table to enroll its cards."""
 
 
-Input = TapIn | Press | Tick | Applied | Refused | BankerRequest | Resumed | ReaderFault | StartEnrollment
+Input = (TapIn | Press | Tick | Applied | Refused | BankerRequest | Resumed | ReaderFault | ButtonStuck
+         | StartEnrollment)
 
 
 # --- effects ---------------------------------------------------------------------------------------
@@ -222,7 +235,12 @@ class SetSpeech:
     settings: SpeechSettings
 
 
-Effect = Submit | Beep | Enroll | Answer | SetLanguage | SwitchGame | StartTimer | Retag | SetSpeech
+@dataclass(frozen=True)
+class SwitchOff:
+    """Stop the table, save everything and switch the Pi off (setup's "Switch off")."""
+
+
+Effect = Submit | Beep | Enroll | Answer | SetLanguage | SwitchGame | StartTimer | Retag | SetSpeech | SwitchOff
 
 
 # --- what the grammar reads ------------------------------------------------------------------------
@@ -245,6 +263,8 @@ class Context:
     """The Wi-Fi QR code's text (``WIFI:T:WPA;S:…;P:…;;``) while the table runs its own hotspot."""
     speech: SpeechSettings | None = None
     """The speaker's settings; ``None`` when the table has no speaker."""
+    can_switch_off: bool = False
+    """The table may switch the computer off (a Pi installed as a service): setup offers it."""
 
     @property
     def edition(self) -> Edition:
@@ -483,9 +503,18 @@ def _step(gs: GrammarState, event: Input, ctx: Context) -> Out:
     if isinstance(event, StartEnrollment):
         return _go(replace(gs, last_input=ctx.now), enrollment(Idle(page_at=ctx.now)), Beep("attention"))
     if isinstance(event, ReaderFault):
-        notice = Notice("reader_fault", params(number=event.number, bus=event.bus), until=ctx.now + FAULT_S,
-                        then=gs.step if not isinstance(gs.step, Notice) else Idle(), error=True)
+        notice = Notice("reader_fault", params(number=event.number, bus=event.bus, more=event.more,
+                                               working=event.working),
+                        until=ctx.now + FAULT_S, then=gs.step if not isinstance(gs.step, Notice) else Idle(),
+                        error=True)
         return _go(gs, notice, Beep("error"))
+    if isinstance(event, ButtonStuck):
+        if not event.stuck:
+            return _go(gs, Notice("button_free", params(button=event.button), until=ctx.now + NOTICE_S,
+                                  then=Idle(page_at=ctx.now)))
+        # Whatever the stuck button opened (a long OK opens setup) is dropped: the table starts afresh.
+        return _go(gs, Notice("button_stuck", params(button=event.button), until=ctx.now + FAULT_S,
+                              then=Idle(page_at=ctx.now), error=True), Beep("error"))
     if isinstance(event, Resumed):
         gs = replace(gs, last_input=ctx.now)
         notice = (Notice("switched", params(actions=event.actions, label=event.switched_to),
@@ -960,6 +989,9 @@ def setup_menu(ctx: Context, back: Step) -> Menu:
         items.append(Item("setup_phones", (), ShowJoin(back, page=0 if ctx.wifi_join else 1)))
     if ctx.speech is not None:
         items.append(Item("setup_speech", (), speech_menu(ctx.speech, back)))
+    if ctx.can_switch_off:
+        sure = Menu("switch_off", (), (Item("switch_off_now", (), SwitchOff()),), back)
+        items.append(Item("setup_switch_off", (), sure))
     return Menu("setup", (), tuple(items), back)
 
 
@@ -1011,6 +1043,9 @@ def _choose(gs: GrammarState, item: Item, current: Step, ctx: Context) -> Out:
         return _go(gs, _card_chosen(ctx, seat, target, current))
     if isinstance(target, Action):
         return _go(gs, _confirm(ctx, target, current))
+    if isinstance(target, SwitchOff):
+        # The screen stays on this until the table has stopped and says that the plug may be pulled.
+        return _go(gs, Notice("switching_off", until=float("inf"), then=None), target)
     if isinstance(target, tuple):
         effects = list(target)
         return _go(gs, Idle(page_at=ctx.now), *effects)

@@ -212,9 +212,10 @@ say "installing packages"
 export DEBIAN_FRONTEND=noninteractive
 run apt-get update
 # lgpio from apt: pip has no lgpio wheel for Python 3.13 (trixie). python3-dev and build-essential
-# build spidev; the -dev libraries let Pillow build if no wheel fits.
+# build spidev; the -dev libraries let Pillow build if no wheel fits. polkitd: the rule below that lets
+# the service user switch the Pi off.
 PACKAGES=(python3-venv python3-dev python3-pip build-essential python3-lgpio liblgpio-dev swig i2c-tools
-    libjpeg-dev zlib1g-dev libfreetype-dev libopenjp2-7 git rsync)
+    libjpeg-dev zlib1g-dev libfreetype-dev libopenjp2-7 git rsync polkitd)
 # NetworkManager's shared IPv4 (the hotspot hands out addresses) runs dnsmasq from dnsmasq-base.
 [ -z "$HOTSPOT_SSID" ] || PACKAGES+=(dnsmasq-base)
 # The speaker: espeak-ng speaks (its voices for en, ru and bg come with it), aplay plays.
@@ -351,6 +352,23 @@ install_hotspot() {
 if [ -n "$HOTSPOT_SSID" ]; then
     install_hotspot
 fi
+
+# ---- switching off from the table ----------------------------------------------------------------
+# Setup at the table -> Switch off runs systemctl poweroff as the service user: logind asks polkit,
+# which says yes for this user alone (polkitd reads JavaScript rules from rules.d since version 121).
+POLKIT_RULE=/etc/polkit-1/rules.d/50-table-banker.rules
+say "allowing $SERVICE_USER to switch the Pi off (setup at the table: Switch off)"
+mkdir -p "$(dirname "$ROOT$POLKIT_RULE")"
+cat > "$ROOT$POLKIT_RULE" <<RULES
+// Written by the table banker's install.sh: setup at the table -> Switch off (systemctl poweroff).
+polkit.addRule(function (action, subject) {
+    if (subject.user == "$SERVICE_USER" &&
+        (action.id == "org.freedesktop.login1.power-off" ||
+         action.id == "org.freedesktop.login1.power-off-multiple-sessions")) {
+        return polkit.Result.YES;
+    }
+});
+RULES
 
 # ---- the service ---------------------------------------------------------------------------------
 if [ "$SERVICE" = 1 ]; then

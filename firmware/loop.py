@@ -36,6 +36,7 @@ from firmware.tags import TagError, TagSet, label, parse_meaning, simulated_tags
 from firmware.texts import PREFIX
 from firmware.voice import SETTING as SPEECH_SETTING
 from firmware.voice import SpeechSettings, sentence
+from hardware.controls import STUCK_S
 from hardware.display import ScreenView, render_view
 from hardware.errors import HardwareError
 from hardware.factory import Table
@@ -118,6 +119,7 @@ class TableLoop:
         join_code: str = "",
         join_url: str = "",
         speech: SpeechSettings | None = None,
+        can_switch_off: bool = False,
     ) -> None:
         self.session = session
         self.table = table
@@ -167,6 +169,11 @@ class TableLoop:
             self.speech_settings = SpeechSettings.from_json(self.journal.setting(SPEECH_SETTING),
                                                             speech or SpeechSettings())
         self._games_cache: tuple[tuple[int | None, int | None], list[Any]] | None = None
+        self.can_switch_off = can_switch_off
+        """Setup offers "Switch off" (``banker run`` on a Pi whose service may switch it off)."""
+        self.switch_off_requested = False
+        """Setup's "Switch off" was chosen: the loop has stopped, and ``banker run`` switches off once
+        the journal is closed."""
         self._unsubscribe = session.subscribe(self._on_game_change)
 
     # --- the context the grammar reads ----------------------------------------------------------
@@ -193,6 +200,7 @@ class TableLoop:
             join_url=self.join_url,
             wifi_join=self.wifi_join,
             speech=self.speech_settings,
+            can_switch_off=self.can_switch_off,
         )
 
     # --- one input ------------------------------------------------------------------------------
@@ -230,7 +238,8 @@ class TableLoop:
         parts = self.table.faults()
         if self.display_fault is not None or "display" in parts:
             found.append(TableFault("display"))
-        if "controls" in parts:
+        stuck = getattr(self.table.controls, "stuck", None)
+        if "controls" in parts or (stuck is not None and stuck()):
             found.append(TableFault("controls"))
         return found
 
@@ -246,9 +255,11 @@ class TableLoop:
         self._known_faults = set(faults)
         if not new:
             return
-        index = new[0]
-        log.error("reader %d fault: %s", index, faults[index])
-        self._step(g.ReaderFault(index + 1, faults[index].bus.split(" (")[0]))
+        for index in new:
+            log.error("reader %d fault: %s", index, faults[index])
+        buses = [(index + 1, faults[index].bus.split(" (")[0]) for index in new]
+        working = len(faults) < len(self.table.hub.readers)
+        self._step(g.ReaderFault(*buses[0], more=tuple(buses[1:]), working=working))
 
     def _translate(self, event: Any) -> g.Input | None:
         from hardware.protocols import ControlEvent
@@ -258,6 +269,13 @@ class TableLoop:
             meaning = self.tags.resolve(format_uid(event.uid))
             return g.TapIn(meaning, event.reader)
         if isinstance(event, ControlEvent):
+            if event.stuck is not None:
+                if event.stuck:
+                    log.error("the %s button has been held down for %g s: it is ignored until it is released",
+                              event.button, STUCK_S)
+                else:
+                    log.warning("the %s button was released: it works again", event.button)
+                return g.ButtonStuck(event.button, event.stuck)
             return g.Press(event.button, event.long)
         if isinstance(event, _Redraw):
             return None
@@ -315,6 +333,10 @@ class TableLoop:
             self._retag(effect)
         elif isinstance(effect, g.SetSpeech):
             self.set_speech(effect.settings)
+        elif isinstance(effect, g.SwitchOff):
+            log.info("switching off (setup at the table)")
+            self.switch_off_requested = True
+            self._stop.set()
         return True
 
     # --- a tag re-taught from its screen --------------------------------------------------------

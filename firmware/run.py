@@ -32,7 +32,7 @@ from firmware.texts import PREFIX
 from firmware.voice import SpeechSettings
 from hardware.display import ScreenView
 from hardware.errors import HardwareError
-from hardware.factory import Table, TableConfig, check_absent, open_table
+from hardware.factory import Table, TableConfig, check_absent, close_keeping_picture, open_table
 
 log = logging.getLogger("banker.run")
 
@@ -266,7 +266,10 @@ def cmd_run(args: argparse.Namespace) -> int:
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
     try:
-        table = open_table(table_config, absent=absent)
+        def show_fault(display: Any, error: HardwareError) -> None:
+            display.show(boot_fault_view(error, config.language))
+
+        table = open_table(table_config, absent=absent, on_lasting_fault=show_fault)
     except HardwareError as error:
         print(f"banker run: {error}", file=sys.stderr)
         return 3
@@ -274,6 +277,42 @@ def cmd_run(args: argparse.Namespace) -> int:
         return serve(config, table, stop, mode)
     finally:
         table.close()
+
+
+def boot_fault_view(problem: HardwareError | str, language: str) -> ScreenView:
+    """The screen left on the glass while the table cannot start: the problem in one line (the part and
+    what is wrong), and where the fix is told."""
+    text = problem if isinstance(problem, str) else f"{problem.device}: {problem.problem}"
+    return ScreenView(title=render(PREFIX + "title_cannot_start", {}, language), lines=(text,),
+                      footer=render(PREFIX + "boot_fault_footer", {}, language), inverted=True)
+
+
+def _boot_fault(table: Table, text: str, language: str) -> None:
+    """``banker run`` cannot start: say why on stderr and on the display, and leave it there (systemd starts
+    the program again in a while; the display is not cleared meanwhile)."""
+    print(f"banker run: {text}", file=sys.stderr)
+    with contextlib.suppress(HardwareError):
+        table.display.show(boot_fault_view(text, language))
+    close_keeping_picture(table.display)
+
+
+def switched_off_view(language: str) -> ScreenView:
+    return ScreenView(title=render(PREFIX + "title_switched_off", {}, language),
+                      lines=(render(PREFIX + "switched_off", {}, language),))
+
+
+def switch_off(command: tuple[str, ...]) -> bool:
+    """Run the command that switches the computer off; False (and a line in the log) when it failed."""
+    try:
+        done = subprocess.run(list(command), capture_output=True, text=True, timeout=30, check=False)
+    except (OSError, subprocess.SubprocessError) as error:
+        log.error("switching off with %s failed: %s", " ".join(command), error)
+        return False
+    if done.returncode != 0:
+        log.error("switching off with %s failed (status %d): %s", " ".join(command), done.returncode,
+                  (done.stderr or done.stdout).strip())
+        return False
+    return True
 
 
 def open_journal(config: Config) -> Journal:
@@ -327,10 +366,13 @@ def serve(config: Config, table: Table, stop: threading.Event, mode: str) -> int
     try:
         journal = open_journal(config)
     except JournalError as error:
-        print(f"banker run: {error}", file=sys.stderr)
+        _boot_fault(table, str(error), config.language)
         return 2
     server = None
     loop: TableLoop | None = None
+    fault = ""
+    """Why the table cannot start, once the journal is open (the display shows it)."""
+    command = config.switch_off_command(mode)
     try:
         session = Session.resume(journal)
         say_what_was_lost(journal, session)
@@ -340,22 +382,22 @@ def serve(config: Config, table: Table, stop: threading.Event, mode: str) -> int
         speaker = config.table_config(mode).speaker
         loop = TableLoop(session, table, language=config.language,
                          speech=SpeechSettings.starting(speaker) if speaker is not None or mode != "simulated"
-                         else SpeechSettings())
+                         else SpeechSettings(), can_switch_off=bool(command))
         try:
             app = create_app(session, table=loop, config={"DATA_DIR": str(config.data_dir), "LANGUAGE": loop.language})
         except OSError as error:
-            print(f"banker run: cannot use the phone page's key {config.data_dir / 'webui-secret.key'} "
-                  f"({error.strerror or error}): move it away or choose another --data-dir", file=sys.stderr)
+            fault = (f"cannot use the phone page's key {config.data_dir / 'webui-secret.key'} "
+                     f"({error.strerror or error}): move it away or choose another --data-dir")
             return 2
         try:
             server = start(app, config.host, config.port)
         except OSError as error:
-            print(f"banker run: cannot serve the phone page on {config.host}:{config.port} ({error.strerror}): "
-                  "another program (or another table) uses that port; stop it or choose --port", file=sys.stderr)
+            fault = (f"cannot serve the phone page on {config.host}:{config.port} ({error.strerror}): "
+                     "another program (or another table) uses that port; stop it or choose --port")
             return 2
         except ValueError:
-            print(f"banker run: cannot serve the phone page on {config.host}:{config.port}: not an address of "
-                  "this computer; choose --host (0.0.0.0: every address)", file=sys.stderr)
+            fault = (f"cannot serve the phone page on {config.host}:{config.port}: not an address of "
+                     "this computer; choose --host (0.0.0.0: every address)")
             return 2
         base = f"http://{host_for_phones}:{server.port}"
         app.config["BASE_URL"] = base
@@ -380,18 +422,23 @@ def serve(config: Config, table: Table, stop: threading.Event, mode: str) -> int
         loop.run(stop)
         return 0
     finally:
+        language = loop.language if loop is not None else config.language
+        switching_off = loop is not None and loop.switch_off_requested and not fault
         if loop is not None:
             loop.stop()
-            with contextlib.suppress(HardwareError):
-                language = loop.language
-                table.display.show(ScreenView(title=render(PREFIX + "title_banker", {}, language),
-                                              lines=(render(PREFIX + "stopped", {}, language),)))
+            if not fault:
+                with contextlib.suppress(HardwareError):
+                    table.display.show(ScreenView(title=render(PREFIX + "title_banker", {}, language),
+                                                  lines=(render(PREFIX + "stopped", {}, language),)))
         if server is not None:
             server.close()
         journal.close()
-        closer = getattr(table.display, "close", None)
-        if closer is not None:
-            try:
-                closer(clear=False)
-            except TypeError:
-                closer()
+        if fault:
+            _boot_fault(table, fault, language)
+        elif switching_off:
+            # The journal is closed (every action is on the card): only now is it safe to pull the plug.
+            with contextlib.suppress(HardwareError):
+                table.display.show(switched_off_view(language))
+            close_keeping_picture(table.display)
+            switch_off(command)
+        close_keeping_picture(table.display)

@@ -61,6 +61,7 @@ from firmware import moves as board
 from firmware import texts
 from firmware.tags import Meaning
 from firmware.tags import label as tag_label
+from hardware.controls import STUCK_S
 from hardware.display import ScreenView
 
 WIDTH_CHARS = 21
@@ -607,9 +608,15 @@ def scrolled(text: str, rows: int, since: float, now: float) -> tuple[str, ...]:
 
 def _notice(step: g.Notice, ctx: g.Context) -> ScreenView:
     if step.key == "reader_fault":
-        values = dict(step.params)
-        return ScreenView(title=t(ctx, "title_reader_fault", number=values["number"]),
-                          lines=(t(ctx, "reader_fault", bus=values["bus"]),), inverted=True)
+        return _reader_fault(dict(step.params), step, ctx)
+    if step.key == "button_stuck":
+        button = t(ctx, "button_" + str(dict(step.params)["button"]))
+        text = t(ctx, "button_stuck", seconds=round(STUCK_S))
+        return ScreenView(title=t(ctx, "title_button_stuck", button=button),
+                          lines=scrolled(text, 4, step.since, ctx.now), inverted=True)
+    if step.key == "button_free":
+        button = t(ctx, "button_" + str(dict(step.params)["button"]))
+        return ScreenView(title=t(ctx, "title_banker"), lines=(t(ctx, "notice_button_free", button=button),))
     if step.error:
         text = step.text or t(ctx, "notice_" + step.key, **dict(step.params))
         return ScreenView(title=t(ctx, "title_refused"), lines=scrolled(text, 4, step.since, ctx.now),
@@ -628,6 +635,19 @@ def _notice(step: g.Notice, ctx: g.Context) -> ScreenView:
     if step.text:
         return ScreenView(title=t(ctx, "title_banker"), lines=(step.text,))
     return ScreenView(title=t(ctx, "title_banker"), lines=(t(ctx, "notice_" + step.key, **dict(step.params)),))
+
+
+def _reader_fault(values: dict[str, Any], step: g.Notice, ctx: g.Context) -> ScreenView:
+    """One notice for every reader that stopped at once, each named with its bus."""
+    more = tuple(values.get("more", ()))
+    if not more and values.get("working", True):
+        return ScreenView(title=t(ctx, "title_reader_fault", number=values["number"]),
+                          lines=(t(ctx, "reader_fault", bus=values["bus"]),), inverted=True)
+    numbers = ", ".join(str(number) for number in (values["number"], *(n for n, _ in more)))
+    buses = ", ".join((str(values["bus"]), *(str(bus) for _, bus in more)))
+    key = "readers_fault" if values.get("working", True) else "readers_fault_none"
+    title = t(ctx, "title_readers_fault" if more else "title_reader_fault", numbers=numbers, number=numbers)
+    return ScreenView(title=title, lines=scrolled(t(ctx, key, buses=buses), 4, step.since, ctx.now), inverted=True)
 
 
 def _undo(step: g.UndoAsk, ctx: g.Context) -> ScreenView:

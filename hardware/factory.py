@@ -30,7 +30,7 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any, Literal
 
 from hardware.absent import RETRY_S, AbsentControls, AbsentDisplay, AbsentReader
-from hardware.controls import ControlPins, GpioControls, SimulatedControls, make_pin_factory
+from hardware.controls import STUCK_S, ControlPins, GpioControls, SimulatedControls, make_pin_factory
 from hardware.errors import HardwareError
 from hardware.nfc import DEFAULT_RST_PIN, RX_GAINS, Mfrc522Reader
 from hardware.oled import Oled, OledChip, SimulatedDisplay, open_luma_device
@@ -105,6 +105,8 @@ class TableConfig:
     same_card_cooldown_s: float = SAME_CARD_COOLDOWN_S
     """The same card on the same reader again within this long of its tap does not tap again."""
     hold_time_s: float = 1.0
+    stuck_time_s: float = STUCK_S
+    """A button held down this long is stuck, and ignored until released (:data:`hardware.controls.STUCK_S`)."""
     speaker: SpeakerConfig | None = None
     """The speaker (``None``: the table has none). A simulated table always has its simulated twin."""
 
@@ -301,7 +303,12 @@ class Table:
         self.close()
 
 
-def open_table(config: TableConfig | None = None, *, absent: Sequence[str] = ()) -> Table:
+FaultShower = Callable[[Display, HardwareError], None]
+"""Draws a lasting fault on the display that did open (``banker run``: the problem in the table's language)."""
+
+
+def open_table(config: TableConfig | None = None, *, absent: Sequence[str] = (),
+               on_lasting_fault: FaultShower | None = None) -> Table:
     """Open the table's display, readers and controls as ``config.mode`` says.
 
     The reader hub is created but not started: call ``table.hub.start()`` for background polling,
@@ -310,9 +317,14 @@ def open_table(config: TableConfig | None = None, *, absent: Sequence[str] = ())
 
     ``absent`` (emulated tables only, see :func:`check_absent`) leaves parts unplugged.
 
+    A lasting fault of a part opened after the display (SPI not enabled, lgpio missing) is raised
+    after ``on_lasting_fault(display, error)`` has drawn it; the display is then closed without
+    clearing it, so the problem stays on the glass while the program is down.
+
     Raises:
         ValueError: an invalid configuration (see :meth:`TableConfig.validate`), or ``absent`` names
             a part the table does not have or is not emulated.
+        HardwareError: a part with a lasting fault (``error.lasting``).
     """
     config = config or TableConfig()
     config.validate()
@@ -321,11 +333,47 @@ def open_table(config: TableConfig | None = None, *, absent: Sequence[str] = ())
         if config.mode == "simulated":
             table = _open_simulated(config, stack)
         elif config.mode == "emulated":
-            table = _open_emulated(config, stack, absent)
+            table = _open_emulated(config, stack, absent, _fault_hook(on_lasting_fault))
         else:
-            table = _open_pi(config, stack)
+            table = _open_pi(config, stack, _fault_hook(on_lasting_fault))
         table._cleanup = stack.pop_all()
         return table
+
+
+def _fault_hook(show: FaultShower | None) -> Callable[[Display, HardwareError], None]:
+    def hook(display: Display, error: HardwareError) -> None:
+        if show is None or isinstance(display, AbsentDisplay) and display.absent:
+            return
+        try:
+            show(display, error)
+        except HardwareError as failure:
+            log.warning("the display could not show the fault: %s", failure)
+            return
+        close_keeping_picture(display)  # the table's own close of it then does nothing
+
+    return hook
+
+
+def close_keeping_picture(display: Display) -> None:
+    """Close a display and leave its last picture on the glass (luma's cleanup would blank it)."""
+    closer: Any = getattr(display, "close", None)
+    if closer is None:
+        return
+    try:
+        closer(clear=False)
+    except TypeError:
+        closer()
+
+
+def _after_display(display: Display, hook: Callable[[Display, HardwareError], None],
+                   open_rest: Callable[[], Table]) -> Table:
+    """``open_rest()``; a lasting fault it raises is shown on ``display`` first."""
+    try:
+        return open_rest()
+    except HardwareError as error:
+        if error.lasting:
+            hook(display, error)
+        raise
 
 
 def absent_parts(config: TableConfig) -> tuple[str, ...]:
@@ -377,12 +425,17 @@ def _open_simulated(config: TableConfig, stack: contextlib.ExitStack) -> Table:
     return Table("simulated", readers, hub, display, controls, speaker=SimulatedSpeaker())
 
 
-def _open_pi(config: TableConfig, stack: contextlib.ExitStack) -> Table:
+def _open_pi(config: TableConfig, stack: contextlib.ExitStack,
+             hook: Callable[[Display, HardwareError], None] = lambda display, error: None) -> Table:
     display = _display_or_stand_in(lambda: _open_oled(config), stack)
-    readers = _open_readers(config, stack)
-    hub = _hub(config, readers, stack)
-    controls = _controls_or_stand_in(config, stack)
-    return Table("pi", readers, hub, display, controls, speaker=open_speaker(config))
+
+    def rest() -> Table:
+        readers = _open_readers(config, stack)
+        hub = _hub(config, readers, stack)
+        controls = _controls_or_stand_in(config, stack)
+        return Table("pi", readers, hub, display, controls, speaker=open_speaker(config))
+
+    return _after_display(display, hook, rest)
 
 
 def open_speaker(config: TableConfig) -> EspeakSpeaker | None:
@@ -473,7 +526,8 @@ def open_controls(config: TableConfig) -> tuple[GpioControls, Any]:
     """
     factory = make_pin_factory(config.pin_factory)
     try:
-        return GpioControls(config.controls, pin_factory=factory, hold_time=config.hold_time_s), factory
+        return GpioControls(config.controls, pin_factory=factory, hold_time=config.hold_time_s,
+                            stuck_time=config.stuck_time_s), factory
     except BaseException:
         if factory is not None:
             factory.close()
@@ -514,7 +568,8 @@ def _open_oled(config: TableConfig, bus: Any | None = None) -> Oled:
     )
 
 
-def _open_emulated(config: TableConfig, stack: contextlib.ExitStack, absent: Sequence[str] = ()) -> Table:
+def _open_emulated(config: TableConfig, stack: contextlib.ExitStack, absent: Sequence[str] = (),
+                   hook: Callable[[Display, HardwareError], None] = lambda display, error: None) -> Table:
     from gpiozero.pins.mock import MockFactory  # type: ignore[import-untyped]
 
     from hardware.emulator import (
@@ -555,12 +610,17 @@ def _open_emulated(config: TableConfig, stack: contextlib.ExitStack, absent: Seq
             return _open_oled(config)
 
     display = _display_or_stand_in(open_display, stack, spi.clock.monotonic)
-    readers = _open_readers(config, stack, spi.clock.monotonic)
-    hub = _hub(config, readers, stack, spi.clock)
-    factory = MockFactory()
-    stack.callback(factory.close)
-    controls = GpioControls(config.controls, pin_factory=factory, hold_time=config.hold_time_s)
-    stack.callback(controls.close)
-    emulation = Emulation(chips=chips, spi=spi, i2c=i2c, pin_factory=factory, gpio=gpio, unplugged=unplugged)
-    speaker = SimulatedSpeaker() if config.speaker is not None else None
-    return Table("emulated", readers, hub, display, controls, emulation, speaker=speaker)
+
+    def rest() -> Table:
+        readers = _open_readers(config, stack, spi.clock.monotonic)
+        hub = _hub(config, readers, stack, spi.clock)
+        factory = MockFactory()
+        stack.callback(factory.close)
+        controls = GpioControls(config.controls, pin_factory=factory, hold_time=config.hold_time_s,
+                                stuck_time=config.stuck_time_s)
+        stack.callback(controls.close)
+        emulation = Emulation(chips=chips, spi=spi, i2c=i2c, pin_factory=factory, gpio=gpio, unplugged=unplugged)
+        speaker = SimulatedSpeaker() if config.speaker is not None else None
+        return Table("emulated", readers, hub, display, controls, emulation, speaker=speaker)
+
+    return _after_display(display, hook, rest)

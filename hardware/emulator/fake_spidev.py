@@ -114,6 +114,8 @@ class FakeSpiDev:
             raise OSError(errno.EBADF, "Bad file descriptor")
         self.transfers += 1
         self._bus.clock.advance(self._bus.transfer_overhead_s + 8 * len(data) / self.max_speed_hz)
+        # What is wired now: a board unplugged (or plugged in) after the node was opened counts at once.
+        self._endpoint = self._bus.endpoints.get(self.address)
         if self._endpoint is None:
             return [0] * len(data)
         answer = self._endpoint.spi_transfer(list(data))

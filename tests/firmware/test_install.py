@@ -158,6 +158,23 @@ def test_running_it_again_upgrades_in_place_and_keeps_the_settings(tmp_path: Pat
     assert any("--force-reinstall /opt/table-banker/src" in command for command in commands)
 
 
+def test_the_service_user_and_no_one_else_may_switch_the_pi_off(tmp_path: Path) -> None:
+    root = fake_pi(tmp_path)
+    result = install(root, "--user", "table")
+    assert result.returncode == 0, result.stderr
+    (apt,) = [command for command in commands_of(result) if command.startswith("apt-get install")]
+    assert "polkitd" in apt.split()
+    rule = (root / "etc/polkit-1/rules.d/50-table-banker.rules").read_text()
+    assert 'subject.user == "table"' in rule
+    assert '"org.freedesktop.login1.power-off"' in rule
+    assert "polkit.Result.YES" in rule and rule.count("return") == 1
+    from firmware.config import SWITCH_OFF, load_config
+
+    settings = load_config(root / "etc/table-banker/table.toml")
+    assert settings.switch_off_command("pi") == SWITCH_OFF == ("systemctl", "poweroff")
+    assert settings.switch_off_command("emulated") == ()
+
+
 def test_another_prefix_and_user_reach_the_unit(tmp_path: Path) -> None:
     root = fake_pi(tmp_path)
     assert install(root, "--prefix", "/srv/banker", "--user", "table").returncode == 0
