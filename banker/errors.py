@@ -40,7 +40,8 @@ class AskAgain(IllegalAction):
     """The same money-taking action for the same player came again within seconds: it may be a second tap
     rather than a second payment, so it is applied only when sent again with the player's yes.
 
-    ``params`` has ``player`` and ``seconds`` (since the first one was journaled)."""
+    ``params`` has ``player``, ``seconds`` (since the first one was journaled), ``amount`` (the money the
+    first one moved, in the edition's money) and ``property`` (its deed's name, or "")."""
 
 
 class UnknownName(BankerError):

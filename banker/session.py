@@ -46,6 +46,20 @@ RECENT_ROWS = 64
 :data:`AGAIN_S`)."""
 
 
+def earlier_amount(events: str, player: str | None) -> int:
+    """The money ``player``'s journaled action moved (paid, received, or owed as a debt), from its row's
+    events; 0 when it moved none (the rent of a mortgaged deed) or the row cannot be read."""
+    try:
+        found = json.loads(events)
+    except ValueError:
+        return 0
+    for event in found if isinstance(found, list) else []:
+        amount = event.get("amount") if isinstance(event, dict) else None
+        if isinstance(amount, int) and not isinstance(amount, bool) and event.get("player") == player:
+            return amount
+    return 0
+
+
 class Session:
     def __init__(self, journal: Journal, *, clock: Callable[[], float] = time.time,
                  rng: random.Random | None = None) -> None:
@@ -175,8 +189,8 @@ class Session:
             return None
         now = self._clock()
         line = action.to_line()
-        done: list[tuple[str, float]] = []
-        for seq, text, _, at in self.journal.rows(game_id, max(1, state.seq - RECENT_ROWS)):
+        done: list[tuple[str, str, float]] = []
+        for seq, text, events, at in self.journal.rows(game_id, max(1, state.seq - RECENT_ROWS)):
             if seq > state.seq:
                 break  # rows set aside as damaged are not part of the game
             try:
@@ -187,13 +201,18 @@ class Session:
                 if done:
                     done.pop()
             else:
-                done.append((text, at))
-        for text, at in reversed(done):
+                done.append((text, events, at))
+        for text, events, at in reversed(done):
             if now - at >= AGAIN_S:
                 break
             if text == line:
                 seconds = max(1, math.floor(now - at))
-                return AskAgain(f"again_{action.name}", player=action.actor or "", seconds=seconds)
+                # The question says what the first one was (the deed, the amount paid then): a new landing
+                # after a house was built is the same action at another rent.
+                prop = state.edition.by_id.get(getattr(action, "property", "") or "")
+                return AskAgain(f"again_{action.name}", player=action.actor or "", seconds=seconds,
+                                property=prop.name if prop is not None else "",
+                                amount=state.money(earlier_amount(events, action.actor)))
         return None
 
     def submit_once(

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from banker.actions import NewGame, Salary, Tax, Undo
+from banker.actions import Build, Buy, NewGame, Rent, Salary, Tax, Undo
 from banker.errors import AskAgain
 from banker.journal import Journal
 from banker.session import AGAIN_S, Session
@@ -154,7 +154,7 @@ def test_the_session_says_what_it_would_ask(timed: tuple[Session, Flask], clock:
     clock.now += 4
     question = session.repeated(Salary("Ann"))
     assert isinstance(question, AskAgain)
-    assert question.params == {"player": "Ann", "seconds": 4}
+    assert question.params == {"player": "Ann", "seconds": 4, "amount": "$200", "property": ""}
     assert session.repeated(Salary("Bob")) is None
 
 
@@ -182,3 +182,20 @@ def test_the_pay_page_form_asks_with_a_button_that_pays_again(timed: tuple[Sessi
     assert cash(session, "Ann") == 1300
     form_post({"again": "1"})
     assert cash(session, "Ann") == 1100
+
+
+@pytest.mark.parametrize(("lang", "words"), [
+    ("en", "Bob already paid $8 rent for Baltic Avenue 3 s ago. Again?"),
+    ("ru", "Bob: аренда за Baltic Avenue ($8) уже заплачена 3 с назад. Ещё раз?"),
+    ("bg", "Bob: наемът за Baltic Avenue ($8) вече е платен преди 3 с. Отново?")])
+def test_the_rent_question_names_the_deed_and_the_rent_paid_then(timed: tuple[Session, Flask], clock: Clock,
+                                                                 lang: str, words: str) -> None:
+    session, _ = timed
+    for deed in ("mediterranean", "baltic"):
+        session.submit(Buy("Ann", deed))
+    session.submit(Rent("Bob", "baltic"))
+    session.submit(Build("Ann", "baltic"))  # the rent is $20 now
+    clock.now += 3
+    question = session.repeated(Rent("Bob", "baltic"))
+    assert isinstance(question, AskAgain)
+    assert question.translated(lang) == words

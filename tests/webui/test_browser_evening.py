@@ -144,3 +144,34 @@ def test_the_strategy_group_cards_keep_their_rents_on_the_card(
     utility = boris.locator("section.group[data-group=utility] table")
     assert rent in utility.inner_text()
     assert utility.locator("td.num").last.is_visible()
+
+
+def test_the_repeat_question_names_the_deed_and_the_earlier_rent_and_the_form_keeps_the_deed(
+        browser: Any, served: Table, tmp_path: Path) -> None:  # noqa: F811
+    session = served.session
+    for deed in ("mediterranean", "baltic", "oriental"):
+        do(session, action="buy", player="Ann", property=deed)
+    bob = join(browser, served, "Bob")
+    bob.click("nav.bottom a[href='/money']")
+    deeds = "[data-testid=landed-form] select[name=property]"
+    bob.select_option(deeds, "baltic")
+    bob.click("[data-testid=landed-form] button[value=rent]")
+    bob.wait_for_selector(".flash.ok:has-text('Bob pays Ann $8 (rent).')", timeout=LIVE_MS)
+    assert bob.input_value(deeds) == "baltic", "the deed list jumped to another deed after the answer"
+    do(session, action="build", player="Ann", property="baltic")  # at the table: the rent is $20 now
+    built = session.state
+    assert built is not None
+    bob.wait_for_function(f"document.getElementById('main').dataset.state === '{session.game_id}-{built.seq}'",
+                          timeout=LIVE_MS)  # the news is on Bob's page
+    bob.wait_for_timeout(2600)  # the buttons of the form just answered are back
+    assert bob.input_value(deeds) == "baltic", "the deed list jumped to another deed with the news"
+    bob.click("[data-testid=landed-form] button[value=rent]")  # a new landing on Baltic Avenue
+    question = bob.wait_for_selector("[data-testid=again]", timeout=LIVE_MS)
+    shot(bob, tmp_path, "again-rent", "[data-testid=again]")
+    text = question.inner_text()
+    assert "Bob already paid $8 rent for Baltic Avenue" in text, text
+    assert bob.input_value(deeds) == "baltic"
+    bob.click("[data-testid=again-yes]")
+    bob.wait_for_selector(".flash.ok:has-text('Bob pays Ann $20 (rent).')", timeout=LIVE_MS)
+    state = session.state
+    assert state is not None and state.players[state.seat("Bob")].cash == 1500 - 8 - 20

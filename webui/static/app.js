@@ -84,6 +84,21 @@
     if (banner) { banner.hidden = !on; }
   }
 
+  // A form drawn again (with the answer to a tap, or with news) still shows what was chosen in its lists
+  // (the deed whose rent was paid, not the list's first deed), where the new page still offers it.
+  function keepChoices(before, after) {
+    if (!before || !after) { return; }
+    before.querySelectorAll("select[name]").forEach(function (chosen) {
+      var list = after.querySelector('select[name="' + chosen.name + '"]');
+      if (!list) { return; }
+      var options = Array.prototype.slice.call(list.options);
+      if (!options.some(function (o) { return o.value === chosen.value; })) { return; }
+      options.forEach(function (o) {
+        if (o.value === chosen.value) { o.setAttribute("selected", ""); } else { o.removeAttribute("selected"); }
+      });
+    });
+  }
+
   // Replace <main> with the one in html. A live refresh keeps what the player is composing
   // (sections marked data-keep) and the last message; the answer to a form replaces everything.
   function swap(html, live, sig) {
@@ -117,6 +132,7 @@
     if (!live && sig) {
       fresh.querySelectorAll(".flash[role=status], .flash.again").forEach(function (f) { f.dataset.after = sig; });
     }
+    pageForms(old).forEach(function (form) { keepChoices(form, findForm(fresh, signature(form))); });
     placeAnswers(fresh);
     markSpent(fresh);
     if (live) { announcePayment(old, fresh); }
