@@ -40,6 +40,44 @@ def check_can_build(w: Work, who: int, prop: Property, *, stock: bool = True) ->
             raise IllegalAction("no_houses_left", property=prop.name)
 
 
+def building_demand(w: Work, building: str) -> dict[int, int]:
+    """What each player could put up of ``building`` ("house" or "hotel") on their own whole street groups
+    with no street mortgaged, by seat: the houses still missing below the hotel on each street, or the
+    streets with all their houses and no hotel yet. Players who may not build now (bankrupt, or with a
+    debt to pay first) want nothing; nor does a player whose streets have room for none."""
+    demand: dict[int, int] = {}
+    max_houses = w.rules.max_houses
+    for members in w.edition.groups.values():
+        first = w.props[members[0]]
+        seat = first.owner
+        if seat is None or w.edition.properties[members[0]].kind != "street":
+            continue
+        if w.players[seat].bankrupt or w.has_debt(seat):
+            continue
+        if any(w.props[n].owner != seat or w.props[n].mortgaged for n in members):
+            continue
+        streets = [w.props[n] for n in members if not w.props[n].hotel]
+        if building == "house":
+            wanted = sum(max_houses - ps.houses for ps in streets)
+        else:
+            wanted = sum(1 for ps in streets if ps.houses == max_houses)
+        if wanted:
+            demand[seat] = demand.get(seat, 0) + wanted
+    return demand
+
+
+def check_shortage(w: Work, building: str, stock: int) -> None:
+    """§6.6: the bank auctions a building only in a shortage, when two or more players who may build want
+    more of it than the bank has. Raises :class:`IllegalAction` (with what the bank has and what they
+    could put up) otherwise."""
+    demand = building_demand(w, building)
+    if len(demand) < 2:
+        raise IllegalAction(f"no_{building}_rivals")
+    wanted = sum(demand.values())
+    if wanted <= stock:
+        raise IllegalAction(f"no_{building}_shortage", left=stock, wanted=wanted)
+
+
 def sell_price(prop: Property) -> int:
     """What the bank pays back for one building on ``prop``: half its price (§6.5)."""
     return prop.house_price // 2

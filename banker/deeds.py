@@ -16,7 +16,7 @@ from banker.actions import (
     StartAuction,
     Unmortgage,
 )
-from banker.buildings import check_can_build, put_up
+from banker.buildings import check_can_build, check_shortage, put_up
 from banker.edition import Edition, Property
 from banker.errors import BadInput, IllegalAction
 from banker.rules import Rules
@@ -120,6 +120,7 @@ def building_auction(w: Work, a: BuildingAuction) -> None:
     stock = w.bank_houses if a.building == "house" else w.bank_hotels
     if stock < 1:
         raise IllegalAction("no_houses_left" if a.building == "house" else "no_hotels_left", property="-")
+    check_shortage(w, a.building, stock)
     w.auction = Auction(property=None, building=a.building)
     w.event("auction_opened", building=a.building, left=stock)
 

@@ -30,6 +30,7 @@ from banker.actions import (
     Bankrupt,
     Bid,
     Build,
+    BuildingAuction,
     Buy,
     CancelTrade,
     Collect,
@@ -622,6 +623,12 @@ def table_offers(state: GameState) -> list[Offer]:
     return out
 
 
+def building_auction_offers(state: GameState) -> list[Offer]:
+    """The bank's auction of a house and of a hotel (§6.6), each refused with the engine's reason unless
+    there is a shortage of it: two or more players who may build want more than the bank has."""
+    return [make(state, "building_auction", BuildingAuction(building)) for building in ("house", "hotel")]
+
+
 def offers(state: GameState, player: str | None = None, *, deed: str | None = None, square: str | None = None,
            rent_card: str | None = None) -> list[Offer]:
     """Every action open to ``player`` at ``deed`` or ``square`` (or at their own card when neither is
@@ -757,6 +764,7 @@ def legal_actions(state: GameState) -> list[Action]:
         for prop in state.edition.properties:
             add(deed_offers(state, name, prop.id))
     add(table_offers(state))
+    add(building_auction_offers(state))
     return seen
 
 

@@ -308,7 +308,9 @@ def auction() -> str:
     # The engine's bid for this phone's player: its range, or why they may not bid (a decliner, a debt…).
     bid = (offering.bid_offer(state, who.player) if state is not None and state.auction is not None
            and who.player in state.seats else None)
-    return page("auction.html", streets=streets, bid=bid, **advice_context(found, who))
+    # The bank's building auctions (§6.6): offered only in a shortage, otherwise the engine says why not.
+    building = offering.building_auction_offers(state) if state is not None and state.auction is None else []
+    return page("auction.html", streets=streets, bid=bid, building=building, **advice_context(found, who))
 
 
 @pages.get("/trades")

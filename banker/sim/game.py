@@ -41,7 +41,7 @@ from banker.engine import apply
 from banker.errors import BankerError
 from banker.invariants import invariant_errors
 from banker.ledger import Event
-from banker.offer import is_legal, iter_ways_to_raise
+from banker.offer import Offer, is_legal, iter_ways_to_raise, make
 from banker.sim.movement import Table
 from banker.sim.strategies import Strategy
 from banker.state import GameState, PropertyState
@@ -113,12 +113,24 @@ class Game:
     def act(self, action: Action) -> tuple[Event, ...]:
         self.log.append(action)  # first, so that a refused action ends the reproducing script
         self.state, events = apply(self.state, action)
+        self.checked()
+        return events
+
+    def take(self, offer: Offer) -> tuple[Event, ...]:
+        """Do what an offer made on the current state offers: its preview is the engine's answer."""
+        assert offer.action is not None
+        self.log.append(offer.action)
+        self.state, events = offer.applied(self.state)
+        self.checked()
+        return events
+
+    def checked(self) -> None:
+        """Every invariant on the state an action left (what it left alone was found clean before)."""
         if self.check:
             errors = invariant_errors(self.state, self._clean)
             if errors:
                 raise InvariantViolation(self.seed, self.log, "; ".join(errors))
             self._clean = self.state
-        return events
 
     def name(self, seat: int) -> str:
         return self.state.players[seat].name
@@ -395,9 +407,12 @@ class Game:
                     break
         if len({seat for _, seat, _ in bids}) < 2:
             return
+        opening = make(self.state, "building_auction", BuildingAuction("house"))
+        if not opening.allowed:
+            return  # the bank auctions houses only in a shortage (§6.6): the engine says when there is one
         bids.sort(key=lambda b: (-b[0], b[1]))
         (top, winner, prop), (second, loser, lost_on) = bids[0], bids[1]
-        self.act(BuildingAuction("house"))
+        self.take(opening)
         self.act(Bid(self.name(loser), second, lost_on.id))
         price = max(second + 1, prop.house_price)
         if top >= price:

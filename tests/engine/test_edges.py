@@ -56,6 +56,10 @@ def test_high_bidder_may_not_sell_the_level_the_bid_needs() -> None:
         '{"action": "buy", "player": "Ann", "property": "mediterranean"}',
         '{"action": "buy", "player": "Ann", "property": "baltic"}',
         '{"action": "build", "player": "Ann", "property": "mediterranean"}',
+        # Bob can build too, and the two want more than the bank's two houses: a shortage (§6.6)
+        '{"action": "buy", "player": "Bob", "property": "oriental"}',
+        '{"action": "buy", "player": "Bob", "property": "vermont"}',
+        '{"action": "buy", "player": "Bob", "property": "connecticut"}',
         '{"action": "building_auction", "building": "house"}',
         '{"action": "bid", "player": "Ann", "amount": 50, "property": "baltic"}',
     ]
@@ -134,6 +138,9 @@ def test_breaking_a_hotel_leaves_the_auctioned_house() -> None:
              '{"action": "buy", "player": "Bob", "property": "vermont"}',
              '{"action": "buy", "player": "Bob", "property": "connecticut"}',
              *[build("Bob", p) for p in ["oriental", "vermont", "connecticut"]],
+             # Ann's pink streets want houses too: two players want more than the bank's one (§6.6)
+             *[json.dumps({"action": "buy", "player": "Ann", "property": p}) for p in ["st_charles", "states",
+                                                                                      "virginia"]],
              '{"action": "building_auction", "building": "house"}',
              '{"action": "bid", "player": "Bob", "amount": 100, "property": "oriental"}']
     t = run(lines)

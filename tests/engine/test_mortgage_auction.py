@@ -105,6 +105,61 @@ def test_building_shortage_auction_starts_at_the_printed_price() -> None:
     assert t.cash("Bob") == 1500 - 120 - 250
 
 
+def test_a_building_auction_only_in_a_shortage() -> None:
+    # §6.6: the bank auctions buildings when two or more players want more than it has.
+    t = Table(("Ann", "Bob", "Cy"))
+    t.give("Ann", "mediterranean", "baltic")
+    t.give("Bob", "oriental", "vermont", "connecticut")
+    error = t.fails("no_house_shortage", "building_auction", building="house")
+    assert (error.params["left"], error.params["wanted"]) == (32, 8 + 12)
+    assert "no shortage to auction" in str(error)
+    t.fails("no_hotel_rivals", "building_auction", building="hotel")
+    t.give("Cy", "st_charles", "states", "virginia")
+    t.fails("no_house_shortage", "building_auction", building="house")  # 8 + 12 + 12 = 32: just enough
+    t.give("Cy", "st_james", "tennessee", "new_york")
+    t.do("building_auction", building="house")  # 32 + 12 = 44 wanted, 32 in the bank
+    assert t.state.auction is not None and t.state.auction.building == "house"
+
+
+def test_a_building_auction_needs_two_rivals_who_may_build() -> None:
+    t = Table(houses=2)
+    t.give("Ann", "mediterranean", "baltic")
+    t.fails("no_house_rivals", "building_auction", building="house")
+    t.give("Bob", "oriental", "vermont", "connecticut")
+    t.do("mortgage", player="Bob", property="oriental")  # a mortgaged group takes no houses (§6.1)
+    t.fails("no_house_rivals", "building_auction", building="house")
+    t.do("unmortgage", player="Bob", property="oriental")
+    t.do("building_auction", building="house")
+
+
+def test_a_hotel_auction_counts_the_streets_ready_for_a_hotel() -> None:
+    t = Table(hotels=1)
+    t.give("Ann", "mediterranean", "baltic")
+    t.give("Bob", "oriental", "vermont", "connecticut")
+    for street in ("mediterranean", "baltic") * 4:
+        t.do("build", player="Ann", property=street)
+    t.fails("no_hotel_rivals", "building_auction", building="hotel")  # Bob's streets need their houses first
+    for street in ("oriental", "vermont", "connecticut") * 3:
+        t.do("build", player="Bob", property=street)
+    t.fails("no_hotel_rivals", "building_auction", building="hotel")
+    t.do("build", player="Bob", property="oriental")  # one street of Bob's with all 4 houses: 2 + 1 > 1
+    t.do("building_auction", building="hotel")
+
+
+def test_the_building_auction_offer_says_why_not_until_a_shortage() -> None:
+    from banker import offer as offering
+
+    t = Table(houses=3)
+    t.give("Ann", "mediterranean", "baltic")
+    house, hotel = offering.building_auction_offers(t.state)
+    assert house.refusal is not None and house.refusal.key == "no_house_rivals"
+    assert hotel.refusal is not None and hotel.refusal.key == "no_hotel_rivals"
+    t.give("Bob", "oriental", "vermont", "connecticut")
+    house, hotel = offering.building_auction_offers(t.state)
+    assert house.allowed and hotel.refused
+    assert house.action is not None and house.action.to_json() == {"action": "building_auction", "building": "house"}
+
+
 def test_no_building_auction_without_stock() -> None:
     t = Table(hotels=0)
     t.fails("no_hotels_left", "building_auction", building="hotel")

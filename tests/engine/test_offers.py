@@ -58,7 +58,7 @@ def selfplay_states(seed: int) -> tuple[GameState, ...]:
 
 
 def all_offers(state: GameState) -> list[offering.Offer]:
-    found = list(offering.table_offers(state))
+    found = list(offering.table_offers(state)) + offering.building_auction_offers(state)
     for seat, player in enumerate(state.players):
         if player.bankrupt:
             continue

@@ -183,6 +183,29 @@ def test_the_auction_page_says_the_engines_reason_to_whoever_may_not_bid(journal
     assert "+10 → $10" in page(Phone(client_at(app), app).join("Bob"), "/auction")
 
 
+def test_the_banker_is_offered_a_building_auction_only_in_a_shortage(phone: Any, session: Session) -> None:
+    for street in ("mediterranean", "baltic"):
+        do(session, action="buy", player="Ann", property=street)
+    for street in ("oriental", "vermont", "connecticut"):
+        do(session, action="buy", player="Bob", property=street)
+    banker = phone(None).banker()
+    html = page(banker, "/auction")
+    assert 'value="building_auction"' not in html  # 32 houses for the 20 the two could put up
+    assert "The bank has 32 houses, and the players who may build now could put up at most 20" in html
+    for street in ("mediterranean", "baltic") * 4 + ("oriental", "vermont", "connecticut") * 4:
+        do(session, action="build", player="Ann" if street in ("mediterranean", "baltic") else "Bob",
+           property=street)
+    for street in ("st_charles", "states", "virginia"):
+        do(session, action="buy", player="Cy", property=street)
+    do(session, action="sell_building", player="Bob", property="connecticut")  # 13 left, 1 + 12 wanted
+    html = page(banker, "/auction")
+    assert 'value="building_auction"' not in html
+    for street in ("st_james", "tennessee", "new_york"):
+        do(session, action="buy", player="Cy", property=street)  # 13 left, 25 wanted: a shortage
+    html = page(banker, "/auction")
+    assert html.count('value="building_auction"') == 1 and "Auction a house" in html
+
+
 def test_setup_starts_a_game_for_the_banker_only(phone: Any, session: Session) -> None:
     ann = phone("Ann")
     assert "Only the banker starts a new game." in page(ann, "/setup")
