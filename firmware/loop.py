@@ -162,6 +162,7 @@ class TableLoop:
         self.screens_shown = 0
         self._known_faults: set[int] = set()
         self._log_listeners: list[Callable[[], None]] = []
+        self._speech_listeners: list[Callable[[], None]] = []
         self.speech_queue: SpeechQueue | None = SpeechQueue(table.speaker) if table.speaker is not None else None
         """What the speaker says goes through this queue (``None``: the table has no speaker)."""
         self.speech_settings: SpeechSettings | None = None
@@ -420,6 +421,18 @@ class TableLoop:
         self.journal.set_setting(SPEECH_SETTING, settings.to_json())
         self.say(render("say_speech_sample", {"volume": settings.volume}, self.language))
         self.inbox.put(_Redraw())
+        for listener in list(self._speech_listeners):
+            listener()
+
+    def add_speech_listener(self, callback: Callable[[], None]) -> Callable[[], None]:
+        """Call ``callback()`` after the table's voice changes (it must only enqueue)."""
+        self._speech_listeners.append(callback)
+
+        def remove() -> None:
+            if callback in self._speech_listeners:
+                self._speech_listeners.remove(callback)
+
+        return remove
 
     def _after_submit(self, action: Any, events: tuple[Event, ...]) -> None:
         if isinstance(action, NewGame):

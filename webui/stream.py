@@ -78,6 +78,9 @@ class Broker:
         log_listener = getattr(table, "add_log_listener", None)
         if log_listener is not None:
             self._unsubscribe.append(log_listener(self._on_table_log))
+        speech_listener = getattr(table, "add_speech_listener", None)
+        if speech_listener is not None:
+            self._unsubscribe.append(speech_listener(self._on_speech))
 
     # --- producers (must only enqueue) -----------------------------------------------------------
     def _on_action(self, state: GameState, events: tuple[Event, ...], action: Action) -> None:
@@ -93,6 +96,10 @@ class Broker:
     def _on_table_log(self) -> None:
         for client in self._clients:
             client.offer(("log", None))
+
+    def _on_speech(self) -> None:
+        for client in self._clients:
+            client.offer(("speech", None))
 
     def _on_frame(self, number: int) -> None:
         for client in self._clients:
@@ -239,6 +246,7 @@ class Broker:
         frame: int | None = None
         trades = False
         table_log = False
+        speech = False
         for kind, payload in items:
             if kind == "bye":
                 return None
@@ -256,6 +264,8 @@ class Broker:
                 trades = True
             elif kind == "log":
                 table_log = True
+            elif kind == "speech":
+                speech = True
         if client.resync:
             client.resync = False
             current = self._current(client, resync=True)
@@ -267,6 +277,9 @@ class Broker:
             parts.append("event: trades\ndata: {}\n\n")
         if table_log:
             parts.append("event: log\ndata: {}\n\n")
+        if speech and self.table is not None:
+            # The table's voice as it is now (several changes at once: the last one).
+            parts.append(f"event: speech\ndata: {json.dumps(self.table.speech())}\n\n")
         if frame is not None:
             parts.append(f"event: frame\ndata: {frame}\n\n")
         return "".join(parts)

@@ -112,6 +112,11 @@ class TablePort(Protocol):
         table has no speaker."""
         ...
 
+    def add_speech_listener(self, callback: Callable[[], None]) -> Callable[[], None]:
+        """Call ``callback()`` after the table's voice changes (from a phone or at the table; it must only
+        enqueue); returns a function that removes the listener."""
+        ...
+
     def change_speech(self, on: bool, volume: int, voice: str) -> None:
         """Switch the table's voice, set its volume (0-100) and voice (``man`` or ``woman``); it says a
         sample at the new volume.

@@ -46,6 +46,8 @@ def test_it_speaks_the_tables_language(make_play: Callable[..., Play]) -> None:
 
 def test_setup_switches_the_speaker_and_changes_its_volume_and_voice(make_play: Callable[..., Play]) -> None:
     game = make_play("Ann", "Bob")
+    heard: list[dict[str, object] | None] = []
+    game.script.loop.add_speech_listener(lambda: heard.append(game.script.loop.speech()))
     game.do("hold:ok")
     game.choose("Speech")
     assert game.screen().splitlines()[1:5] == ["Speech: on", "Louder (80 %)", "Quieter (80 %)", "Voice: a man's"]
@@ -59,6 +61,9 @@ def test_setup_switches_the_speaker_and_changes_its_volume_and_voice(make_play: 
     settings = game.script.loop.speech_settings
     assert settings == SpeechSettings(on=False, volume=90, voice="woman")
     assert SpeechSettings.from_json(game.script.journal.setting("speech"), SpeechSettings()) == settings
+    # Each change is told at once (the phones' stream sends it to the simulated table's page).
+    assert [h["volume"] if h else None for h in heard] == [90, 90, 90]
+    assert heard[-1] == {"on": False, "volume": 90, "voice": "woman"}
     before = len(said(game))
     game.do("cancel", "cancel", "tap:Ann", "tap:go", "ok")
     assert len(said(game)) == before  # off: nothing more is said

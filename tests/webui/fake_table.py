@@ -37,6 +37,7 @@ class FakeTable:
         """The table's voice (``None``: no speaker)."""
         self.log_lines: list[tuple[int, str]] = []
         self.log_listeners: list[Callable[[], None]] = []
+        self.speech_listeners: list[Callable[[], None]] = []
 
     # --- TablePort ---------------------------------------------------------------------------------
     def cards(self) -> list[CardInfo]:
@@ -83,6 +84,12 @@ class FakeTable:
         if self.voice is None:
             raise ValueError("no speaker")
         self.voice = {"on": on, "volume": volume, "voice": voice}
+        for listener in list(self.speech_listeners):
+            listener()
+
+    def add_speech_listener(self, callback: Callable[[], None]) -> Callable[[], None]:
+        self.speech_listeners.append(callback)
+        return lambda: self.speech_listeners.remove(callback)
 
     def table_log(self, language: str) -> list[tuple[int, str]]:
         return list(self.log_lines)

@@ -14,7 +14,7 @@ import pytest
 
 from banker.actions import NewGame
 from tests.webui.browser import PHONE, browser  # noqa: F401 - the fixture
-from tests.webui.conftest import do
+from tests.webui.conftest import PIN, do
 from tests.webui.test_browser import LIVE_MS, Table, join, served  # noqa: F401 - the fixture
 from webui.join import join_code
 
@@ -175,3 +175,52 @@ def test_the_repeat_question_names_the_deed_and_the_earlier_rent_and_the_form_ke
     bob.wait_for_selector(".flash.ok:has-text('Bob pays Ann $20 (rent).')", timeout=LIVE_MS)
     state = session.state
     assert state is not None and state.players[state.seat("Bob")].cash == 1500 - 8 - 20
+
+
+RECORD_SPEECH = """
+window.__said = [];
+if (window.speechSynthesis) {
+  window.speechSynthesis.speak = function (u) { window.__said.push([u.text, u.volume, u.pitch]); };
+  window.speechSynthesis.cancel = function () {};
+}
+"""
+"""The browser's speechSynthesis recorded, not played."""
+
+
+def test_a_change_of_the_tables_voice_on_a_phone_reaches_the_table_page_at_once_in_russian(
+        browser: Any, served: Table, tmp_path: Path) -> None:  # noqa: F811
+    new_game(served)
+    table = join(browser, served, None, lang="ru")
+    table.add_init_script(RECORD_SPEECH)
+    table.goto(served.server.url + "/table")
+    table.wait_for_function("document.documentElement.dataset.connected === 'yes'")
+    boris = join(browser, served, "Борис", lang="ru")
+    boris.goto(served.server.url + "/banker")
+    boris.fill("input[name=pin]", PIN)
+    boris.click("[data-testid=pin-form] button")
+    boris.wait_for_selector("[data-testid=speech]")
+    speech = "[data-testid=speech] form"
+
+    def first_sentence() -> list[Any]:
+        do(served.session, action="salary", player="Ann")
+        table.wait_for_function("window.__said.length === 1", timeout=LIVE_MS * 5)
+        [sentence] = table.evaluate("window.__said")
+        table.evaluate("window.__said = []")
+        return list(sentence)
+
+    boris.fill(f"{speech} input[name=volume]", "30")
+    boris.select_option(f"{speech} select[name=voice]", "woman")
+    boris.click(f"{speech} button")
+    boris.wait_for_selector(".flash.ok", timeout=LIVE_MS)
+    table.wait_for_timeout(300)  # the stream's news; nothing else happened at the table
+    _, volume, pitch = first_sentence()
+    assert (round(volume, 2), round(pitch, 2)) == (0.3, 1.4), "the table's page spoke with the old voice"
+
+    boris.uncheck(f"{speech} input[name=on]")
+    boris.click(f"{speech} button")
+    boris.wait_for_selector(".flash.ok", timeout=LIVE_MS)
+    table.wait_for_timeout(300)
+    do(served.session, action="salary", player="Борис")
+    table.wait_for_timeout(1000)
+    assert table.evaluate("window.__said") == [], "the table's page spoke after its voice was switched off"
+    shot(boris, tmp_path, "banker-speech-ru", "[data-testid=speech]")

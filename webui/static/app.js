@@ -258,7 +258,8 @@
   }
   function speak(actions) {
     if (!window.speechSynthesis || !window.SpeechSynthesisUtterance || !actions) { return; }
-    var table = document.getElementById("table-voice");
+    var voice = document.getElementById("table-voice");
+    var table = voice && voice.dataset.on === "1" ? voice : null;
     if (!table && !(readAloud() && !document.querySelector("[data-table-page]"))) { return; }
     var text = actions.map(function (a) { return a.say || ""; }).filter(Boolean).join(" ");
     if (!text) { return; }
@@ -316,6 +317,15 @@
     stream.addEventListener("trades", refresh);
     stream.addEventListener("log", refresh);  // the table added a line (a tag re-taught)
     stream.addEventListener("role", refresh);  // the banker page shows the table's answer
+    // The table's voice changed (on a phone or at the table): the simulated table's next sentence uses it.
+    stream.addEventListener("speech", function (ev) {
+      var voice = document.getElementById("table-voice");
+      var now = JSON.parse(ev.data);
+      if (!voice || !now) { return; }
+      voice.dataset.on = now.on ? "1" : "0";
+      voice.dataset.volume = String(now.volume);
+      voice.dataset.voice = now.voice;
+    });
     stream.addEventListener("frame", function (ev) {
       newestFrame = Math.max(newestFrame, parseInt(ev.data, 10) || 0);
       showFrame();
