@@ -346,6 +346,13 @@ class Journal:
                 (phone, game or 0, BANKER_GENERATION)).fetchone()
         return row is not None
 
+    def move_banker_grants(self, old: str, new: str) -> int:
+        """The phone ``old`` is ``new`` from now on (it was given a new id): its grants, of every game, go
+        with it, and ``old`` holds none. Returns how many moved."""
+        with self._lock:
+            cur = self._db.execute("UPDATE OR REPLACE banker_grants SET phone = ? WHERE phone = ?", (new, old))
+        return int(cur.rowcount)
+
     def end_banker_grants(self) -> int:
         """Start a new generation of the banker role: every grant so far lapses. Returns the new one."""
         with self._lock:
@@ -393,6 +400,12 @@ class Journal:
         with self._lock:
             cur = self._db.execute("DELETE FROM misses WHERE last < ? AND until < ? AND key LIKE ? || '%'",
                                    (before, before, prefix))
+        return int(cur.rowcount)
+
+    def clear_misses(self, prefix: str) -> int:
+        """Forget every counter whose key starts with ``prefix``, lock-outs too; returns how many."""
+        with self._lock:
+            cur = self._db.execute("DELETE FROM misses WHERE substr(key, 1, ?) = ?", (len(prefix), prefix))
         return int(cur.rowcount)
 
     # --- tags: the NFC cards and stickers of the table ------------------------------------------

@@ -64,6 +64,11 @@ PAGE_S = 4.0
 BANKER_ASK_S = 30.0
 """A phone's banker request stays on the screen this long (however long nobody has touched the table);
 then the phone is told that nobody answered, and may ask again."""
+MAX_REQUESTS = 3
+"""Phone requests the table holds at once (the one shown among them); one more, or one with the same
+words as one held, is answered at once as unanswered (the phone page bounds them before)."""
+PIN_SHOWN_S = 60.0
+"""How long a new banker PIN made in the setup stays on the screen (any button ends it)."""
 CONFIRM_GUARD_S = 0.6
 """OK this soon after a confirmation appeared does not confirm it: the press was meant for the screen
 before (mashed buttons never pay)."""
@@ -138,6 +143,13 @@ class BankerRequest:
 
 
 @dataclass(frozen=True)
+class PinMade:
+    """The table made a new banker PIN (its setup): show it to the people at the table."""
+
+    pin: str
+
+
+@dataclass(frozen=True)
 class Resumed:
     """The program started again with a game in progress (after a power cut or a restart), or the
     setup menu switched to a saved game (``switched_to``: its label)."""
@@ -172,7 +184,7 @@ class StartEnrollment:
 
 
 Input = (TapIn | Press | Tick | Applied | Refused | BankerRequest | Resumed | ReaderFault | ButtonStuck
-         | StartEnrollment)
+         | StartEnrollment | PinMade)
 
 
 # --- effects ---------------------------------------------------------------------------------------
@@ -240,7 +252,16 @@ class SwitchOff:
     """Stop the table, save everything and switch the Pi off (setup's "Switch off")."""
 
 
-Effect = Submit | Beep | Enroll | Answer | SetLanguage | SwitchGame | StartTimer | Retag | SetSpeech | SwitchOff
+@dataclass(frozen=True)
+class Reset:
+    """Make a new join code (``what`` = ``code``) or banker PIN (``pin``) from the table's setup: whatever
+    phones did (wrong guesses, a lost PIN), the table itself lets the family in."""
+
+    what: str
+
+
+Effect = (Submit | Beep | Enroll | Answer | SetLanguage | SwitchGame | StartTimer | Retag | SetSpeech | SwitchOff
+          | Reset)
 
 
 # --- what the grammar reads ------------------------------------------------------------------------
@@ -498,8 +519,14 @@ def _step(gs: GrammarState, event: Input, ctx: Context) -> Out:
         return _go(gs, Notice("", until=ctx.now + ERROR_S, then=_back_of(gs.step), error=True,
                               text=event.error.translated(ctx.language)), Beep("error"))
     if isinstance(event, BankerRequest):
+        held = [*([gs.step.who] if isinstance(gs.step, BankerAsk) else []), *(r.who for r in gs.requests)]
+        if len(held) >= MAX_REQUESTS or event.who in held:
+            return gs, [Answer(event.token, None)]
         gs = replace(gs, requests=(*gs.requests, event))
         return _offer_request(gs, ctx)
+    if isinstance(event, PinMade):
+        return _go(gs, Notice("pin_made", params(pin=event.pin), until=ctx.now + PIN_SHOWN_S, then=Idle()),
+                   Beep("attention"))
     if isinstance(event, StartEnrollment):
         return _go(replace(gs, last_input=ctx.now), enrollment(Idle(page_at=ctx.now)), Beep("attention"))
     if isinstance(event, ReaderFault):
@@ -987,6 +1014,8 @@ def setup_menu(ctx: Context, back: Step) -> Menu:
     items.append(Item("setup_language", (), Menu("setup_language", (), languages, back)))
     if ctx.join_url:
         items.append(Item("setup_phones", (), ShowJoin(back, page=0 if ctx.wifi_join else 1)))
+        items.append(Item("setup_new_code", (), Reset("code")))
+        items.append(Item("setup_new_pin", (), Reset("pin")))
     if ctx.speech is not None:
         items.append(Item("setup_speech", (), speech_menu(ctx.speech, back)))
     if ctx.can_switch_off:
@@ -1049,6 +1078,9 @@ def _choose(gs: GrammarState, item: Item, current: Step, ctx: Context) -> Out:
     if isinstance(target, tuple):
         effects = list(target)
         return _go(gs, Idle(page_at=ctx.now), *effects)
+    if isinstance(target, Reset):
+        # A new code is shown at once, as the Phones item shows it; a new PIN when the table has made it.
+        return _go(gs, ShowJoin(current, page=1) if target.what == "code" else Idle(page_at=ctx.now), target)
     if isinstance(target, (Submit, Beep, Enroll, Answer, SetLanguage, SwitchGame, StartTimer)):
         return _go(gs, Idle(page_at=ctx.now), target)
     if isinstance(target, Waiting):

@@ -140,6 +140,9 @@ class TableLoop:
         self.join_code = join_code
         self.join_url = join_url
         self.wifi_join = ""
+        self.resets: dict[str, Callable[[], str]] = {}
+        """What the setup's *New join code* and *New banker PIN* call (``code``, ``pin``; set by ``banker
+        run`` from the phone page): each makes the new one and returns it."""
         """``WIFI:T:WPA;S:…;P:…;;`` while the table is its own Wi-Fi hotspot (set by ``banker run``):
         the text of a QR code that joins the phones to that Wi-Fi, to show before the join QR code."""
         self.grammar = g.GrammarState(last_input=clock())
@@ -338,7 +341,23 @@ class TableLoop:
             log.info("switching off (setup at the table)")
             self.switch_off_requested = True
             self._stop.set()
+        elif isinstance(effect, g.Reset):
+            self._reset(effect.what)
         return True
+
+    def _reset(self, what: str) -> None:
+        """A new join code or banker PIN from the table's setup (``resets``, set by ``banker run``)."""
+        make = self.resets.get(what)
+        if make is None:
+            log.warning("the table cannot make a new %s: no phone page is served", what)
+            return
+        try:
+            made = make()
+        except Exception:  # the phones' side must not stop the table
+            log.exception("making a new %s at the table failed", what)
+            return
+        if what == "pin":
+            self._step(g.PinMade(made))
 
     # --- a tag re-taught from its screen --------------------------------------------------------
     def _retag(self, effect: g.Retag) -> None:

@@ -342,8 +342,9 @@ def say_what_was_lost(journal: Journal, session: Session) -> None:
 
 
 def follow_join_code(loop: TableLoop, app: Any, watch: AddressWatch) -> None:
-    """A new join code (a new game, or the banker's page asked): the table's screen shows it and
-    ``banker run`` prints the phones' address again."""
+    """A new join code (a new game, the banker's page or the table's setup asked): the table's screen shows
+    it and ``banker run`` prints the phones' address again. The table's setup makes a new code or PIN
+    through the phone page's services."""
     from webui.join import join_url
 
     def new_code(code: str) -> None:
@@ -355,6 +356,9 @@ def follow_join_code(loop: TableLoop, app: Any, watch: AddressWatch) -> None:
         print(f"Phones: {url} (code {code})", flush=True)
 
     app.extensions["banker"].codes.listen(new_code)
+    from webui.views import table_resets
+
+    loop.resets = table_resets(app.extensions["banker"])
 
 
 def serve(config: Config, table: Table, stop: threading.Event, mode: str) -> int:

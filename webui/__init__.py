@@ -114,9 +114,13 @@ def create_app(session: Session, table: TablePort | None = None, config: dict[st
 
 def follow_join_codes(services: Services) -> None:
     """A new game after the first gets a new join code, and a new code makes every wrong guess so far
-    worthless (the table's count of them starts again)."""
+    worthless (the table's count and every device's start again: a lock-out ends)."""
     services.session.subscribe(services.codes.on_action)
-    services.codes.listen(lambda _code: services.limiter.clear("code:all"))
+
+    def forget_guesses(_code: str) -> None:
+        services.limiter.clear("code")
+
+    services.codes.listen(forget_guesses)
 
 
 def wants_json() -> bool:

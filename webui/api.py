@@ -78,6 +78,7 @@ def me() -> Response:
         "csrf_token": generate_csrf(),
         "pin_set": pin_is_set(svc.session.journal),
         "banker_request": answer or None,
+        "asked_as": svc.approvals.words(pid) or None,
         "players": [p.name for p in state.players] if state and known else [],
         "table": svc.table is not None,
         "table_faults": views.table_faults(lang()),

@@ -79,7 +79,7 @@ def phone_id() -> str:
     """This phone's id, created (and the cookie set) on its first request."""
     pid = session.get("phone")
     if not isinstance(pid, str):
-        pid = secrets.token_urlsafe(12)
+        pid = new_phone_id()
         session["phone"] = pid
         session.permanent = True
     return pid
@@ -245,54 +245,174 @@ class Limiter:
 
         self._journal.update_misses((key, table_key), change)
 
-    def clear(self, table_key: str) -> None:
-        """Forget the table's counter (a new join code makes every earlier guess worthless)."""
-        self._journal.update_misses((table_key,), lambda current: ({table_key: None}, None))
+    def locks_everyone(self, table_key: str) -> bool:
+        """Whether the table's count (``table_key``) is what locks the phones out now: then only the table
+        lets people in (a new join code, its OK, a new PIN in its setup)."""
+        now = self._clock()
+
+        def look(current: dict[str, Miss]) -> tuple[dict[str, Miss | None], bool]:
+            miss = current.get(table_key)
+            return {}, miss is not None and miss.until > now
+
+        return self._journal.update_misses((table_key,), look)
+
+    def clear(self, kind: str) -> int:
+        """Forget every counter of ``kind`` (``code``, ``pin``), the devices' and the table's: a new join code
+        or a new PIN makes every earlier guess worthless. Returns how many were forgotten."""
+        return self._journal.clear_misses(f"{kind}:")
+
+
+PHONE_CODE_LENGTH = 4
+
+
+def phone_code(pid: str, secret: str | bytes) -> str:
+    """The short code the table's question and the asking phone both show: made from the phone id
+    with the table's secret key, so a phone can neither choose it nor work it out from its cookie
+    (which carries the id in the clear)."""
+    from webui.join import CODE_ALPHABET
+
+    key = secret.encode() if isinstance(secret, str) else secret
+    number = int.from_bytes(hmac.new(key, b"phone-code:" + pid.encode(), hashlib.sha256).digest()[:8], "big")
+    letters = []
+    for _ in range(PHONE_CODE_LENGTH):
+        number, index = divmod(number, len(CODE_ALPHABET))
+        letters.append(CODE_ALPHABET[index])
+    return "".join(letters)
+
+
+def new_phone_id() -> str:
+    return secrets.token_urlsafe(12)
+
+
+def renew_phone_id(new: str | None = None) -> tuple[str | None, str]:
+    """Give this phone a new id, ``new`` or a random one (and so a new cookie): (the old id or None, the
+    new one). A copy of the cookie made before is another phone from now on."""
+    old = known_phone_id()
+    new = new or new_phone_id()
+    session["phone"] = new
+    session.permanent = True
+    return old, new
+
+
+class AskRefused(Exception):
+    """A question to the table that is not put: ``key`` names the message, ``params`` its values."""
+
+    def __init__(self, key: str, status: int = 429, **params: Any) -> None:
+        super().__init__(key)
+        self.key = key
+        self.status = status
+        self.params = params
+
+
+@dataclass
+class _Question:
+    device: str
+    words: str
+    since: float
 
 
 class Approvals:
     """Banker requests answered on the table, per phone id: ``waiting`` (asked), then ``granted`` (OK),
     ``refused`` (Cancel) or ``expired`` (nobody answered in time), kept until the phone reads it.
 
+    The table is asked at most :attr:`MAX_WAITING` questions at once, one per device (its address; on
+    the table's own computer, its cookie), each with words no other waiting question has; a device asks
+    again :attr:`ASK_EVERY_S` after its last question at the soonest, and :attr:`AFTER_NO_S` after the
+    table said no to it. So a flood of questions from one device is one question, and a question the
+    table turned down is not back at once.
+
     A question the table never answers (its program lost it) counts as expired after :attr:`GIVE_UP_S`,
     so the phone can always ask again."""
 
-    GIVE_UP_S = 45.0
-    """Longer than the table shows a question (30 s), so that the table's own answer comes first."""
+    MAX_WAITING = 3
+    ASK_EVERY_S = 10.0
+    AFTER_NO_S = 120.0
+    SHOWN_S = 30.0
+    """How long the table shows one question (firmware.grammar.BANKER_ASK_S)."""
+    GIVE_UP_S = SHOWN_S * MAX_WAITING + 15.0
+    """Longer than the table takes to show every waiting question in turn, so that the table's own answer
+    comes first."""
+    KEEP_ANSWER_S = 3600.0
+    """An answer nobody read is forgotten after this long."""
 
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self._lock = threading.Lock()
         self._clock = clock
         self._answers: dict[str, tuple[str, float]] = {}
+        self._waiting: dict[str, _Question] = {}
+        self._next_ask: dict[str, float] = {}
+        """When each device may ask again."""
+
+    def _expire(self, now: float) -> None:
+        for pid, question in list(self._waiting.items()):
+            if now - question.since >= self.GIVE_UP_S:
+                del self._waiting[pid]
+                self._answers[pid] = ("expired", question.since)
+        for pid, (_outcome, since) in list(self._answers.items()):
+            if now - since >= self.KEEP_ANSWER_S:
+                del self._answers[pid]
+        for device, until in list(self._next_ask.items()):
+            if until <= now:
+                del self._next_ask[device]
 
     def _current(self, pid: str) -> str:
+        if pid in self._waiting:
+            return "waiting"
         found = self._answers.get(pid)
-        if found is None:
-            return ""
-        outcome, since = found
-        if outcome == "waiting" and self._clock() - since >= self.GIVE_UP_S:
-            self._answers[pid] = ("expired", since)
-            return "expired"
-        return outcome
+        return "" if found is None else found[0]
 
-    def ask(self, pid: str) -> bool:
-        """Record a question; False if one is already waiting for this phone."""
+    def waiting(self, pid: str) -> bool:
+        """Whether the table has a question of ``pid`` waiting for its answer."""
         with self._lock:
-            if self._current(pid) == "waiting":
-                return False
-            self._answers[pid] = ("waiting", self._clock())
-            return True
+            self._expire(self._clock())
+            return pid in self._waiting
+
+    def words(self, pid: str) -> str:
+        """The words the table shows for ``pid``'s waiting question ("" if none waits)."""
+        with self._lock:
+            self._expire(self._clock())
+            found = self._waiting.get(pid)
+            return found.words if found is not None else ""
+
+    def ask(self, pid: str, device: str, words: str) -> None:
+        """Record the question of ``pid`` from ``device``, shown on the table as ``words``.
+
+        Raises:
+            AskRefused: the table has :attr:`MAX_WAITING` questions, one of them from this device or with
+                the same words, or the device asked too recently or was told no.
+        """
+        with self._lock:
+            now = self._clock()
+            self._expire(now)
+            if any(q.words == words for q in self._waiting.values()):
+                raise AskRefused("web_ask_same_words", status=409, name=words)
+            if any(q.device == device for q in self._waiting.values()):
+                raise AskRefused("web_ask_one_per_device")
+            until = self._next_ask.get(device, 0.0)
+            if until > now:
+                raise AskRefused("web_ask_too_soon", seconds=int(until - now) + 1)
+            if len(self._waiting) >= self.MAX_WAITING:
+                raise AskRefused("web_ask_table_busy", count=len(self._waiting))
+            self._waiting[pid] = _Question(device, words, now)
+            self._answers.pop(pid, None)
+            self._next_ask[device] = now + self.ASK_EVERY_S
 
     def answer(self, pid: str, granted: bool | None) -> None:
         """The table's answer: True (OK), False (Cancel) or None (nobody answered)."""
         with self._lock:
+            now = self._clock()
+            question = self._waiting.pop(pid, None)
+            if granted is False and question is not None:
+                self._next_ask[question.device] = max(self._next_ask.get(question.device, 0.0),
+                                                      now + self.AFTER_NO_S)
             outcome = "expired" if granted is None else "granted" if granted else "refused"
-            self._answers[pid] = (outcome, self._clock())
+            self._answers[pid] = (outcome, now)
 
     def take(self, pid: str) -> str:
         """``waiting``, or the answer for ``pid`` (``granted``, ``refused``, ``expired``; forgotten once
         read), or "" if it never asked."""
         with self._lock:
+            self._expire(self._clock())
             outcome = self._current(pid)
             if outcome not in ("", "waiting"):
                 del self._answers[pid]

@@ -122,19 +122,30 @@ def stop_being_banker() -> None:
     services().session.journal.end_banker_grants()
 
 
-def guess_key(kind: str) -> tuple[str, str]:
-    """The limiter's keys for a guess of ``kind`` (``code``, ``pin``): this device's and the table's.
-
-    A device is its address; on the table's own computer, where every tab and the table's page share
-    the address, it is the phone's cookie (a first visit without one counts as the address)."""
+def device() -> str:
+    """The device this request comes from: its address; on the table's own computer, where every tab and
+    the table's page share the address, the phone's cookie (a first visit without one counts as the
+    address)."""
     from webui.auth import known_phone_id
     from webui.guard import own_address
 
     address = request.remote_addr or "?"
     pid = known_phone_id()
     if pid is not None and own_address(address):
-        return f"{kind}:phone:{pid}", f"{kind}:all"
-    return f"{kind}:addr:{address}", f"{kind}:all"
+        return f"phone:{pid}"
+    return f"addr:{address}"
+
+
+def on_table_computer() -> bool:
+    """Whether this request comes from the computer that runs the table (whose own page shows the code)."""
+    from webui.guard import own_address
+
+    return own_address(request.remote_addr or "")
+
+
+def guess_key(kind: str) -> tuple[str, str]:
+    """The limiter's keys for a guess of ``kind`` (``code``, ``pin``): this device's and the table's."""
+    return f"{kind}:{device()}", f"{kind}:all"
 
 
 def lang() -> str:

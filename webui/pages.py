@@ -471,7 +471,7 @@ def banker() -> BaseResponse | str:
         tags = svc.table.cards() if svc.table is not None and who.banker else []
         speech = svc.table.speech() if svc.table is not None and who.banker else None
         return page("banker.html", pin_set=pin_is_set(svc.session.journal), waiting=answer == "waiting",
-                    answer=answer, tags=tags, asked_as=views.table_name_of(who), speech=speech,
+                    answer=answer, tags=tags, asked_as=svc.approvals.words(who.id), speech=speech,
                     voices=SPEECH_VOICES)
     what = request.form.get("do", "")
 

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import hmac
 import json
+import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from flask import session
+from flask import current_app, session
 
 from banker import balances
 from banker import offer as offering
@@ -26,8 +28,32 @@ from banker.text import board_line, describe_action_json, levels_text
 from webui import trades
 from webui.advice import Advice
 from webui.advice import advice as advice_of
-from webui.auth import PIN_MAX, PIN_SETTING, NotAllowed, Phone, authorize, check_pin, phone_id
-from webui.core import become_banker, error_body, error_status, guess_key, lang, services, submit_once
+from webui.auth import (
+    PIN_MAX,
+    PIN_SETTING,
+    AskRefused,
+    NotAllowed,
+    Phone,
+    authorize,
+    check_pin,
+    new_phone_id,
+    phone_code,
+    phone_id,
+    renew_phone_id,
+    set_pin,
+)
+from webui.core import (
+    Services,
+    become_banker,
+    device,
+    error_body,
+    error_status,
+    guess_key,
+    lang,
+    on_table_computer,
+    services,
+    submit_once,
+)
 from webui.join import normalize_code
 
 GROUP_COLOURS = {
@@ -47,8 +73,25 @@ def viewer_of(who: Phone | None) -> Viewer:
 
 # --- joining ------------------------------------------------------------------------------------------
 
+def codes_match(typed: str, code: str) -> bool:
+    """Whether ``typed`` is the table's ``code`` (in any case, with spaces), compared in constant time as
+    UTF-8 (a code in another script is a wrong code, not an error)."""
+    return hmac.compare_digest(normalize_code(typed[:16]).encode("utf-8", "replace"), code.encode("utf-8"))
+
+
+def locked(kind: str, seconds: int, table_key: str) -> NotAllowed:
+    """The answer to a guess while the device or the whole table is locked out: when it is the table's
+    count, only the table lets people in, and the message says so."""
+    if services().limiter.locks_everyone(table_key):
+        return NotAllowed(f"web_locked_{kind}_all", status=429, seconds=seconds)
+    return NotAllowed("web_locked", status=429, seconds=seconds)
+
+
 def check_join(code: object) -> None:
     """Let the phone join if it came with the table's code (the QR link or typed in).
+
+    On the table's own computer, whose page shows the code, a guess gains nothing: it is neither counted
+    nor locked out (one tab's typos never lock out another tab).
 
     Raises:
         NotAllowed: a wrong code (403) or too many wrong tries (429).
@@ -56,11 +99,17 @@ def check_join(code: object) -> None:
     if session.get("code_ok"):
         return
     svc = services()
+    right = isinstance(code, str) and codes_match(code, svc.codes.current)
+    if on_table_computer():
+        if not right:
+            raise NotAllowed("web_wrong_code", status=403)
+        session["code_ok"] = True
+        return
     key, table_key = guess_key("code")
     wait = svc.limiter.attempt(key, table_key)
     if wait:
-        raise NotAllowed("web_locked", status=429, seconds=wait)
-    if not isinstance(code, str) or not hmac.compare_digest(normalize_code(code[:16]), svc.codes.current):
+        raise locked("code", wait, table_key)
+    if not right:
         raise NotAllowed("web_wrong_code", status=403)
     svc.limiter.success(key, table_key)
     session["code_ok"] = True
@@ -98,7 +147,8 @@ def try_pin(pin: str) -> tuple[int, str]:
     key, table_key = guess_key("pin")
     wait = svc.limiter.attempt(key, table_key)
     if wait:
-        return 429, error_body("web_locked", text("web_locked", language, seconds=wait))
+        error = locked("pin", wait, table_key)
+        return 429, error_body(error.key, error.translated(language))
     if not check_pin(pin[:PIN_MAX], stored):
         return 403, error_body("web_wrong_pin", text("web_wrong_pin", language))
     svc.limiter.success(key, table_key)
@@ -106,30 +156,70 @@ def try_pin(pin: str) -> tuple[int, str]:
     return 200, json.dumps({"ok": True, "banker": True})
 
 
-def table_name_of(who: Phone) -> str:
+def table_name_of(who: Phone, pid: str | None = None) -> str:
     """How the table's screen names a phone that asks for the banker role, in the table's language: its
-    player, else a watcher's phone with a code that its own banker page shows too."""
+    player (or that it watches) and the code of its id ``pid`` (default: its own), which its banker page
+    shows too. The phone cannot choose the code, so a phone that picked the same player is told apart."""
     svc = services()
     language = svc.session.journal.setting("language") or svc.default_lang
-    return who.player or text("web_a_phone", language, code=who.id[:4].upper())
+    code = phone_code(pid or who.id, current_app.secret_key or "")
+    if who.player:
+        return text("web_asking_player", language, player=who.player, code=code)
+    return text("web_a_phone", language, code=code)
 
 
 def ask_table(who: Phone) -> tuple[int, str]:
+    """Put the phone's question to the table (see :class:`webui.auth.Approvals` for the bounds). The phone
+    gets a new id with it: the table's OK grants the role to that id, which no copy of the cookie made
+    before the question has."""
     svc = services()
     if svc.table is None:
         return 409, error_body("web_no_table", text("web_no_table", who.lang))
-    pid = who.id
-    if svc.approvals.ask(pid):
-        broker, approvals, game = svc.broker, svc.approvals, svc.session
+    if svc.approvals.waiting(who.id):
+        return 202, json.dumps({"ok": True, "waiting": True, "asked_as": svc.approvals.words(who.id)},
+                               ensure_ascii=False)
+    pid = new_phone_id()
+    words = table_name_of(who, pid)
+    try:
+        svc.approvals.ask(pid, device(), words)
+    except AskRefused as refused:
+        return refused.status, error_body(refused.key, text(refused.key, who.lang, **refused.params))
+    old, _ = renew_phone_id(pid)
+    broker, approvals, game = svc.broker, svc.approvals, svc.session
+    if old is not None:
+        game.journal.move_banker_grants(old, pid)
 
-        def answer(granted: bool | None) -> None:
-            if granted:
-                game.journal.grant_banker(pid, game.game_id, time.time())
-            approvals.answer(pid, granted)
-            broker.notify_role(pid, granted)
+    def answer(granted: bool | None) -> None:
+        if granted:
+            game.journal.grant_banker(pid, game.game_id, time.time())
+        approvals.answer(pid, granted)
+        for phone in {pid, old or pid}:
+            broker.notify_role(phone, granted)
 
-        svc.table.ask_banker(table_name_of(who), answer)
-    return 202, json.dumps({"ok": True, "waiting": True})
+    svc.table.ask_banker(words, answer)
+    return 202, json.dumps({"ok": True, "waiting": True, "asked_as": words}, ensure_ascii=False)
+
+
+TABLE_PIN_DIGITS = 6
+"""The length of a banker PIN the table makes in its setup."""
+
+
+def table_resets(svc: Services) -> dict[str, Callable[[], str]]:
+    """What the table's setup calls to let the family in whatever the phones did (run in the table's
+    thread): ``code`` makes a new join code (every wrong guess so far is then worthless), ``pin`` a
+    new banker PIN, returned for the table to show: every phone loses the banker role and the wrong
+    PINs so far are forgotten."""
+
+    def new_code() -> str:
+        return svc.codes.renew()
+
+    def new_pin() -> str:
+        pin = "".join(secrets.choice("0123456789") for _ in range(TABLE_PIN_DIGITS))
+        set_pin(svc.session.journal, pin)
+        svc.limiter.clear("pin")
+        return pin
+
+    return {"code": new_code, "pin": new_pin}
 
 
 def tags_request(who: Phone, what: str, uid: str) -> tuple[int, str]:

@@ -51,3 +51,23 @@ def test_a_request_that_came_during_a_flow_is_shown_when_the_table_falls_back_to
     assert isinstance(gs.step, g.UnknownTag)  # never in the middle of a flow
     gs, _ = ticks(gs, 1.0, g.IDLE_TIMEOUT_S + 1)
     assert isinstance(gs.step, g.BankerAsk) and gs.step.token == 5
+
+
+def test_the_table_holds_three_requests_and_answers_a_fourth_at_once() -> None:
+    gs = g.GrammarState(last_input=0.0)
+    effects: list[g.Effect] = []
+    for token, who in enumerate(("Ann · phone AAAA", "Bob · phone CCCC", "Cy · phone EEEE", "Dee · phone FFFF"), 1):
+        gs, more = g.step(gs, g.BankerRequest(who, token), ctx(1.0))
+        effects += more
+    assert isinstance(gs.step, g.BankerAsk) and gs.step.token == 1
+    assert [r.token for r in gs.requests] == [2, 3]
+    assert answers(effects) == [g.Answer(4, None)]  # the fourth never waits unseen behind the others
+
+
+def test_a_request_with_the_words_of_one_held_is_answered_at_once() -> None:
+    gs = g.GrammarState(last_input=0.0)
+    gs, _ = g.step(gs, g.BankerRequest("Ann · phone AAAA", 1), ctx(1.0))
+    gs, effects = g.step(gs, g.BankerRequest("Ann · phone AAAA", 2), ctx(1.5))
+    assert answers(effects) == [g.Answer(2, None)] and gs.requests == ()
+    gs, effects = g.step(gs, g.Press("ok"), ctx(5.0))
+    assert answers(effects) == [g.Answer(1, True)]  # OK answers the question that was shown, only it

@@ -14,7 +14,7 @@ from banker.actions import ACTION_TYPES, parse_action
 from banker.export import state_to_json
 from banker.journal import Journal
 from banker.session import Session
-from tests.webui.conftest import PIN, Phone, do, snapshot
+from tests.webui.conftest import PIN, Phone, client_at, do, snapshot
 from tests.webui.fake_table import FakeTable
 from webui import create_app
 from webui.join import join_code
@@ -63,7 +63,7 @@ def test_join_as_an_unknown_player_is_refused(app: Flask, session: Session) -> N
 
 
 def test_wrong_codes_are_rate_limited(app: Flask, session: Session) -> None:
-    phone = Phone(app.test_client(), app)
+    phone = Phone(client_at(app, "127.0.0.9"), app)  # a phone on the Wi-Fi
     phone.me()
     statuses = [phone.post("/api/join", {"code": "WXYZ", "player": None}, key=False).status_code for _ in range(6)]
     assert statuses == [403] * 5 + [429]
@@ -304,9 +304,10 @@ def test_the_table_can_grant_the_banker_role(phone: Any, table: FakeTable) -> No
     bob = phone("Bob")
     response = bob.post("/api/banker", {"ask": True})
     assert response.status_code == 202
-    assert bob.me()["banker_request"] == "waiting"
+    me = bob.me()
+    assert me["banker_request"] == "waiting"
     who, answer = table.banker_questions[-1]
-    assert who == "Bob"
+    assert who == me["asked_as"] and who.startswith("Bob · phone ")
     answer(True)
     me = bob.me()
     assert me["banker"] is True and me["banker_request"] == "granted"

@@ -87,12 +87,12 @@ def test_the_count_survives_a_restart_and_is_not_evicted(tmp_path: Path) -> None
         assert 60 <= limiter.attempt("code:addr:127.0.0.9", "code:none") <= 61
 
 
-def test_typos_in_one_tab_of_the_laptop_do_not_lock_the_tables_page(app: Flask, session: Session) -> None:
+def test_typos_in_one_tab_of_the_laptop_do_not_lock_out_the_right_code(app: Flask, session: Session) -> None:
     code = join_code(session.journal)
     tab = stranger(app, "127.0.0.1")
-    for _ in range(6):
-        guess(tab, wrong(code))
-    assert guess(tab, code) == 429
+    assert [guess(tab, wrong(code)) for _ in range(6)] == [403] * 6  # wrong, never locked out
+    # The tabs of one browser share its cookie: the right code in the next tab (the same cookie) joins.
+    assert guess(tab, code) == 200
     other_tab = stranger(app, "127.0.0.1")  # another browser profile on the laptop: its own cookie
     assert guess(other_tab, code) == 200
     table_page = client_at(app, "127.0.0.1")
