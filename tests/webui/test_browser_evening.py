@@ -224,3 +224,108 @@ def test_a_change_of_the_tables_voice_on_a_phone_reaches_the_table_page_at_once_
     table.wait_for_timeout(1000)
     assert table.evaluate("window.__said") == [], "the table's page spoke after its voice was switched off"
     shot(boris, tmp_path, "banker-speech-ru", "[data-testid=speech]")
+
+
+def test_a_trade_proposal_reads_as_one_line_of_text_in_russian(
+        browser: Any, served: Table, tmp_path: Path) -> None:  # noqa: F811
+    new_game(served)
+    do(served.session, action="buy", player="Ann", property="reading_railroad")
+    do(served.session, action="propose_trade", **{"from": "Ann"}, to="Борис",
+       give={"cash": 100, "properties": ["reading_railroad"]}, take={"cash": 300})
+    boris = join(browser, served, "Борис", lang="ru")
+    boris.goto(served.server.url + "/trades")
+    card = boris.locator("[data-testid=proposal]")
+    shot(boris, tmp_path, "trades-proposal-ru", "[data-testid=proposal]")
+    gives = card.locator("p").first.inner_text()
+    assert gives == "Ann отдаёт: $100, ЖД Reading Railroad", repr(gives)
+
+
+def test_the_answer_to_a_bid_button_takes_the_cards_width_in_bulgarian(
+        browser: Any, served: Table, tmp_path: Path) -> None:  # noqa: F811
+    new_game(served)
+    do(served.session, action="auction", property="boardwalk")
+    tsvetan = join(browser, served, "Цветан", lang="bg")
+    tsvetan.route("**/api/stream*", lambda route: route.abort())  # no news: the page still shows $0
+    tsvetan.goto(served.server.url + "/auction")
+    do(served.session, action="bid", player="Борис", amount=50)  # meanwhile, at the table
+    tsvetan.click("button.bid >> nth=0")  # +10 → $10: outbid
+    answer = tsvetan.wait_for_selector(".flash.error", timeout=LIVE_MS)
+    shot(tsvetan, tmp_path, "auction-outbid-bg", "[data-testid=auction]")
+    grid = tsvetan.locator(".grid3").bounding_box()
+    box = answer.bounding_box()
+    assert grid is not None and box is not None
+    assert box["width"] >= grid["width"] - 1, f"the answer is {box['width']} px wide in a {grid['width']} px grid"
+    assert box["y"] >= grid["y"] + grid["height"], "the answer is inside the grid of bids"
+    assert "$50" in answer.inner_text()
+
+
+SPLIT_WORDS = """() => {
+  const split = [];
+  for (const button of document.querySelectorAll(".btn.tap")) {
+    const walker = document.createTreeWalker(button, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const word of node.data.matchAll(/\\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, word.index);
+        range.setEnd(node, word.index + word[0].length);
+        const lines = new Set(Array.from(range.getClientRects()).map(r => Math.round(r.top)));
+        if (lines.size > 1) split.push(word[0]);
+      }
+    }
+  }
+  return split;
+}"""
+"""The words of the tap pad's buttons that are broken over two lines."""
+
+
+@pytest.mark.parametrize("width", [360, 1280])
+def test_the_table_pads_deed_names_break_between_words(browser: Any, served: Table, tmp_path: Path,  # noqa: F811
+                                                       width: int) -> None:
+    context = browser.new_context(viewport={"width": width, "height": 900}, device_scale_factor=1, locale="en")
+    table = context.new_page()
+    table.goto(served.server.url + "/table")
+    shot(table, tmp_path, f"table-pad-{width}", ".tap-pad >> nth=1")
+    assert table.evaluate(SPLIT_WORDS) == []
+    gap = table.evaluate("""() => {
+      const button = document.querySelector("button[data-meaning='deed:3']");
+      const text = Array.from(button.querySelector(".tap-label").childNodes)
+        .find(n => n.nodeType === 3 && n.data.trim());
+      const range = document.createRange();
+      range.setStart(text, text.data.indexOf("Baltic"));
+      range.setEnd(text, text.data.indexOf("Baltic") + 6);
+      return range.getBoundingClientRect().left - button.querySelector(".mark").getBoundingClientRect().right;
+    }""")
+    assert gap >= 2, f"the group's letters touch the name ({gap:.1f} px)"
+    context.close()
+
+
+def test_every_disclosure_shows_its_marker(browser: Any, served: Table, tmp_path: Path) -> None:  # noqa: F811
+    boris = join(browser, served, "Bob", lang="ru")
+    boris.goto(served.server.url + "/money")
+    summary = boris.locator("details summary").first
+    marker = "(el) => getComputedStyle(el, '::before').content"
+    assert summary.evaluate(marker) == '"▸"'
+    summary.click()
+    assert summary.evaluate(marker) == '"▾"'
+    shot(boris, tmp_path, "details-open-ru", "details >> nth=0")
+
+
+def test_the_undo_question_ends_as_a_question_in_russian(browser: Any, served: Table) -> None:  # noqa: F811
+    new_game(served)
+    do(served.session, action="tax", player="Ann", square="income_tax")
+    boris = join(browser, served, "Борис", lang="ru")
+    boris.goto(served.server.url + "/banker")
+    boris.fill("input[name=pin]", PIN)
+    boris.click("[data-testid=pin-form] button")
+    boris.wait_for_selector("[data-testid=speech]")
+    boris.goto(served.server.url + "/history")
+    asked: list[str] = []
+
+    def answer(dialog: Any) -> None:
+        asked.append(dialog.message)
+        dialog.dismiss()
+
+    boris.once("dialog", answer)
+    boris.click("button[data-action=undo]")
+    boris.wait_for_timeout(200)
+    assert asked == ["Отменить последнее действие? Ann платит $200 (налог) — получает банк."], asked

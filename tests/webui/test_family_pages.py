@@ -82,7 +82,7 @@ def test_confirmations_say_what_they_confirm(browser: Any, served: Table) -> Non
     do(served.session, action="salary", player="Bob")
     ann.goto(served.server.url + "/history")
     asked = confirmation(ann, "button[data-action=undo]")
-    assert asked.startswith("Undo: ") and "Bob" in asked and asked.endswith("?"), asked
+    assert asked.startswith("Undo the last action? ") and "Bob" in asked and asked.endswith("."), asked
     ann.goto(served.server.url + "/end")
     asked = confirmation(ann, "button[data-action=end_game]")
     assert asked.startswith("End the game now?") and "Bob wins" in asked, asked  # $1,700 against Cy's $1,650
@@ -103,7 +103,7 @@ def test_the_undo_confirmation_names_the_action_it_takes_back(browser: Any, serv
     become_banker(ann, served)
     ann.goto(served.server.url + "/history")
     asked = confirmation(ann, "button[data-action=undo]")
-    assert asked.startswith("Undo: ") and "Baltic" in asked and "salary" not in asked, asked
+    assert asked.startswith("Undo the last action? ") and "Baltic" in asked and "salary" not in asked, asked
 
 
 def test_an_undone_line_is_marked_in_latest(browser: Any, served: Table) -> None:  # noqa: F811

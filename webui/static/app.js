@@ -62,11 +62,14 @@
     }
     return null;
   }
-  // The answer goes under the form that was tapped, where the finger is, and the page shows it.
+  // The answer goes under the form that was tapped, where the finger is, and the page shows it; under a
+  // grid of buttons (the bids' +10 +50 +100) it goes under the grid, as wide as it.
   function placeAnswers(root) {
     root.querySelectorAll(".flash[data-after]").forEach(function (answer) {
       var form = findForm(root, answer.dataset.after);
-      if (form) { form.after(answer); }
+      if (!form) { return; }
+      var grid = form.parentElement && form.parentElement.matches(".grid2, .grid3") ? form.parentElement : null;
+      (grid || form).after(answer);
     });
   }
   function markSpent(root) {
