@@ -103,6 +103,11 @@ class Edition:
     """What one unit of the printed amounts is worth in that currency (1000: amounts in thousands)."""
     spoken: dict[str, dict[str, str]] = field(default_factory=dict)
     """Square names as a voice says them, per language: square id -> name (where the printed one is not)."""
+    money_formats: dict[str, str] = field(default_factory=dict)
+    """The money format for a reader of another language, where the printed one would not do for them
+    ("{amount} thousand roubles" for an English reader of "{amount} тыс. руб.")."""
+    card_texts: dict[str, dict[str, dict[str, str]]] = field(default_factory=dict)
+    """Each card's text in another language: language -> deck -> card id -> text (deed names as printed)."""
 
     def property(self, property_id: str) -> Property:
         """The deed with this id; :class:`UnknownName` (naming the closest id) if there is none."""
@@ -137,10 +142,18 @@ class Edition:
                 return card
         raise UnknownName("unknown_card", deck=deck, card=card_id, edition=self.id)
 
-    def format_money(self, amount: Money) -> str:
+    def format_money(self, amount: Money, language: str = "") -> str:
+        """``amount`` as the edition prints it ("$1,500", "1 500 тыс. руб."), or as a reader of
+        ``language`` reads it where the edition gives that language a format of its own."""
+        reader = language or self.language
+        template = self.money_formats.get(reader, self.money_format) if language else self.money_format
         sign = "-" if amount < 0 else ""
-        grouped = f"{abs(amount):,}".replace(",", "\u202f" if self.language != "en" else ",")
-        return sign + self.money_format.replace("{amount}", grouped)
+        grouped = f"{abs(amount):,}".replace(",", "\u202f" if reader != "en" else ",")
+        return sign + template.replace("{amount}", grouped)
+
+    def card_text(self, card: Card, language: str = "") -> str:
+        """A card's text in ``language`` (as printed when the edition has no text of it there)."""
+        return self.card_texts.get(language, {}).get(card.deck, {}).get(card.id, card.text)
 
 
 def _folded(text: str) -> str:
@@ -216,6 +229,11 @@ def _parse(data: dict[str, Any], file: str) -> Edition:
     currency_unit = r.get(currency, "unit", int, "currency", 1)
     if currency_unit <= 0:
         raise r.fail("currency.unit", "must be positive")
+    money_formats: dict[str, str] = {}
+    for language, text in r.get(currency, "formats", dict, "currency", {}).items():
+        if not isinstance(text, str) or "{amount}" not in text:
+            raise r.fail(f"currency.formats.{language}", "must be a text that contains {amount}")
+        money_formats[str(language)] = text
     deck_names = r.get(data, "decks", dict, "edition")
     for deck in DECKS:
         r.get(deck_names, deck, str, "decks")
@@ -318,6 +336,21 @@ def _parse(data: dict[str, Any], file: str) -> Edition:
             if not isinstance(spoken_name, str) or not spoken_name.strip():
                 raise r.fail(f"spoken.{language}.{square_id}", "must be a non-empty text")
         spoken[language] = dict(names)
+    card_texts: dict[str, dict[str, dict[str, str]]] = {}
+    for language, by_deck in r.get(data, "card_texts", dict, "edition", {}).items():
+        if not isinstance(by_deck, dict):
+            raise r.fail(f"card_texts.{language}", "must be a table of decks")
+        card_texts[language] = {}
+        for deck, texts in by_deck.items():
+            if deck not in decks or not isinstance(texts, dict):
+                raise r.fail(f"card_texts.{language}.{deck}", "must be a deck (chance or community_chest)")
+            ids = {c.id for c in decks[deck]}
+            for card_id, text in texts.items():
+                if card_id not in ids:
+                    raise r.fail(f"card_texts.{language}.{deck}.{card_id}", "is not a card of this deck")
+                if not isinstance(text, str) or not text.strip():
+                    raise r.fail(f"card_texts.{language}.{deck}.{card_id}", "must be a non-empty text")
+            card_texts[language][deck] = dict(texts)
     return Edition(
         id=edition_id,
         name=r.get(data, "name", str, "edition"),
@@ -334,4 +367,6 @@ def _parse(data: dict[str, Any], file: str) -> Edition:
         currency_word=currency_word,
         currency_unit=currency_unit,
         spoken=spoken,
+        money_formats=money_formats,
+        card_texts=card_texts,
     )

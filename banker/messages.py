@@ -13,6 +13,8 @@ import tomllib
 from importlib import resources
 from typing import Any
 
+from banker.inflect import Word, word
+
 LANGUAGES = ("en", "ru", "bg")
 """The languages of the banker, in the order they are offered."""
 
@@ -84,8 +86,9 @@ def template(key: str, language: str, count: int | None = None) -> str | None:
 
 
 def render(key: str, params: dict[str, Any], language: str) -> str:
-    """The text of ``key`` in ``language`` (falling back to English) with ``params`` filled in."""
-    params = {k: _localize(k, v, language) for k, v in params.items()}
+    """The text of ``key`` in ``language`` (falling back to English) with ``params`` filled in; a text
+    parameter can be asked for in a case or with an article (``{to:dat}``, :mod:`banker.inflect`)."""
+    params = {k: word(_localize(k, v, language), k, language) for k, v in params.items()}
     count = params.get("count")
     text = template(key, language, count if isinstance(count, int) and not isinstance(count, bool) else None)
     if text is None:
@@ -95,6 +98,7 @@ def render(key: str, params: dict[str, Any], language: str) -> str:
         out = text.format(**params)
     except (KeyError, IndexError, ValueError):
         out = text.format_map(_Lenient(params))
+
     for value in params.values():
         # An amount that ends in an abbreviation's full stop ("550 руб.") ends the sentence too: one stop.
         if isinstance(value, str) and value.endswith(".") and value + "." in out:
@@ -111,7 +115,7 @@ def _localize(key: str, value: Any, language: str) -> Any:
     if not isinstance(value, str):
         return value
     if key in ACCOUNT_KEYS and value in ("bank", "pot", "creditors"):
-        return label(value, language)
+        return Word(label(value, language), "word", language)
     if key in WORD_KEYS and value in EN_LABELS:
         return label(value, language)
     return value

@@ -116,7 +116,9 @@ def _in_jail(w: Work, name: str) -> int:
 def jail_fine(w: Work, a: JailFine) -> None:
     who = _in_jail(w, a.player)
     w.set_player(who, in_jail=False)
-    w.event("released", player=a.player, how="fine")
+    # The player leaves jail either way; a fine the cash does not cover is owed (the debt's event follows).
+    paid = w.players[who].cash >= w.rules.jail_fine and not w.has_debt(who)
+    w.event("released", player=a.player, how="fine" if paid else "fine_owed")
     w.charge(who, w.fee_account(), w.rules.jail_fine, "jail_fine")
 
 

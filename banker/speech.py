@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from banker.edition import Edition
+from banker.inflect import Word, capital, inflected
 from banker.ledger import Event
 from banker.messages import label, render, template
 from banker.spoken import number_words, spoken_name
@@ -27,11 +28,12 @@ REASONS = frozenset({"rent", "tax", "jail_fine", "mortgage_interest", "repairs"}
 """Payment reasons with a sentence of their own (``say_paid_rent``…); the others are said as a payment."""
 
 
-def money(edition: Edition, amount: int, language: str) -> str:
-    """``amount`` of the edition's money as a voice says it: "550 dollars", "пятьсот пятьдесят тысяч рублей"."""
+def money(edition: Edition, amount: int, language: str, *, bare: bool = False) -> str:
+    """``amount`` of the edition's money as a voice says it: "550 dollars", "пятьсот пятьдесят тысяч рублей";
+    ``bare``: the number alone ("пятьсот пятьдесят тысяч"), as the short voice says it."""
     word = edition.currency_word
     if not word or template("say_money_" + word, language) is None:
-        return edition.format_money(amount)
+        return edition.format_money(amount, language)
     value = amount * edition.currency_unit
     gender = render("say_gender_" + word, {}, language)
     if language == "en" and edition.currency_unit > 1:
@@ -39,6 +41,8 @@ def money(edition: Edition, amount: int, language: str) -> str:
     else:
         # Every amount in the sentences stands where it is paid or received: the accusative ("тысячу").
         spoken = number_words(value, language, gender, accusative=True)
+    if bare:
+        return spoken
     return render("say_money_" + word, {"amount": spoken, "count": value}, language)
 
 
@@ -63,8 +67,30 @@ def square_name(edition: Edition, square_id: str, language: str) -> str:
 
 def account(edition: Edition, name: str, language: str) -> str:
     if name in (BANK, POT, "creditors"):
-        return render("say_account_" + name, {}, language)
-    return spoken_name(name, language)
+        return Word(render("say_account_" + name, {}, language), "word", language)
+    return person(name, language)
+
+
+def person(name: str, language: str) -> str:
+    """A player's name as the voice says it: in the sentence's alphabet; a name written for the voice in
+    another alphabet keeps its form in every case ("Энн" for Ann), as Russian keeps foreign names."""
+    said = spoken_name(name, language)
+    return Word(said, "fixed" if said != name else "person", language)
+
+
+def bundle(edition: Edition, items: Any, language: str, *, short: bool = False) -> str:
+    """One side of a trade as the voice says it, in the case of what is given (Russian: "Житную улицу")."""
+    if not isinstance(items, dict):
+        return render("bundle_nothing", {}, language)
+    parts = [inflected(square_name(edition, str(deed), language), "acc", "deed", language)
+             for deed in items.get("properties", ())]
+    cash = items.get("cash", 0)
+    if isinstance(cash, int) and not isinstance(cash, bool) and cash:
+        parts.append(money(edition, cash, language, bare=short))
+    cards = items.get("jail_cards", 0)
+    if isinstance(cards, int) and not isinstance(cards, bool) and cards:
+        parts.append(render("bundle_jail_cards", {"count": cards}, language))
+    return listing(parts, language) if parts else render("bundle_nothing", {}, language)
 
 
 def listing(items: list[str], language: str) -> str:
@@ -74,13 +100,13 @@ def listing(items: list[str], language: str) -> str:
     return f"{', '.join(items[:-1])} {render('say_and', {}, language)} {items[-1]}"
 
 
-def _params(edition: Edition, event: Event, language: str) -> dict[str, Any]:
+def _params(edition: Edition, event: Event, language: str, short: bool = False) -> dict[str, Any]:
     params: dict[str, Any] = {}
     for key, value in event.params.items():
         if key in MONEY_KEYS and isinstance(value, int) and not isinstance(value, bool):
-            params[key] = money(edition, value, language)
+            params[key] = money(edition, value, language, bare=short)
         elif key in NAME_KEYS and isinstance(value, str):
-            params[key] = spoken_name(value, language)
+            params[key] = person(value, language)
         elif key == "to" and isinstance(value, str):
             params[key] = account(edition, value, language)
         elif key in ("property", "square") and isinstance(value, str):
@@ -95,14 +121,28 @@ def _params(edition: Edition, event: Event, language: str) -> dict[str, Any]:
         elif key == "players" and isinstance(value, list):
             params[key] = listing([spoken_name(str(v), language) for v in value], language)
         elif key == "properties" and isinstance(value, list):
-            params[key] = listing([square_name(edition, str(v), language) for v in value], language)
+            params[key] = listing([inflected(square_name(edition, str(v), language), "acc", "deed", language)
+                                   for v in value], language)
+        elif key in ("give", "take"):
+            params[key] = bundle(edition, value, language, short=short)
         else:
             params[key] = value
     return params
 
 
-def _key(event: Event) -> str:
+SHORT_KEYS = {"paid": "say_short_paid", "debt_paid": "say_short_paid", "salary": "say_short_gain",
+              "collected": "say_short_gain", "pot_collected": "say_short_gain", "inherited_cash": "say_short_gain",
+              "bought": "say_short_bought", "auction_won": "say_short_bought", "dealt": "say_short_bought",
+              "debt": "say_short_debt"}
+"""The short voice's sentence of each common announcement: only the names and the amount."""
+
+
+def _key(event: Event, short: bool = False) -> str:
     kind = event.kind
+    if short and kind in SHORT_KEYS and not (kind == "auction_won" and event.params.get("building")):
+        if kind in ("paid", "debt_paid") and event.params.get("to") in (BANK, POT):
+            return "say_short_paid_bank"
+        return SHORT_KEYS[kind]
     if kind in ("paid", "debt"):
         reason = event.params.get("reason")
         if kind == "paid" and reason in REASONS:
@@ -110,7 +150,15 @@ def _key(event: Event) -> str:
         return f"say_{kind}"
     if kind.startswith("auction_") and event.params.get("building"):
         return f"say_{kind}_building"
+    if kind == "sold_building" and event.params.get("building") == "hotel":
+        return "say_sold_hotel"
+    if kind == "traded" and (_empty(event.params.get("give")) or _empty(event.params.get("take"))):
+        return "say_traded_gift"
     return f"say_{kind}"
+
+
+def _empty(items: Any) -> bool:
+    return not isinstance(items, dict) or not (items.get("cash") or items.get("properties") or items.get("jail_cards"))
 
 
 def _merged(events: Iterable[Event]) -> list[Event]:
@@ -130,27 +178,37 @@ def _merged(events: Iterable[Event]) -> list[Event]:
     return out
 
 
-def sentence(edition: Edition, event: Event, language: str) -> str:
-    """One event as a spoken sentence."""
-    key = _key(event)
+def sentence(edition: Edition, event: Event, language: str, *, short: bool = False) -> str:
+    """One event as a spoken sentence (``short``: the short voice's, where it has one)."""
+    if event.kind == "traded" and _empty(event.params.get("take")) is False and _empty(event.params.get("give")):
+        # Only the other side gives: said from the giver's side ("Bob gives Ann 100 dollars").
+        params = dict(event.params)
+        event = Event("traded", {**params, "player": params.get("to"), "to": params.get("player"),
+                                 "give": params.get("take"), "take": params.get("give")})
+    key = _key(event, short)
     if template(key, language) is None:
         key = "event_" + event.kind
-    params = _params(edition, event, language)
+    params = _params(edition, event, language, short)
+    if key == "say_sold_hotel":
+        left = event.params.get("houses", 0)
+        params["count"] = left if isinstance(left, int) else 0
     if key == "say_undone":
         params["what"] = say(edition, [Event.from_json(e) for e in event.params.get("undone", [])], language,
                              first=True) or str(event.params.get("action", {}).get("action", ""))
-    return render(key, params, language)
+    return capital(render(key, params, language))
 
 
-def say(edition: Edition, events: Iterable[Event], language: str = "en", *, first: bool = False) -> str:
-    """What the table says after an action whose events are ``events`` (``first``: its first sentence only)."""
+def say(edition: Edition, events: Iterable[Event], language: str = "en", *, first: bool = False,
+        short: bool = False) -> str:
+    """What the table says after an action whose events are ``events`` (``first``: its first sentence only;
+    ``short``: the short voice, which says only the names and the amount of the common announcements)."""
     events = list(events)
     board = next((e for e in events if e.kind == "board"), None)
     spoken: list[str] = []
     for event in _merged(events):
         if event.kind == "undone" and board is not None:
             event = Event("undone", {**event.params, "undone": board.params.get("undone", [])})
-        spoken.append(sentence(edition, event, language))
+        spoken.append(sentence(edition, event, language, short=short))
         if first:
             break
     return " ".join(s for s in spoken if s)

@@ -10,6 +10,7 @@ voice never has to read Latin letters (and an English one Cyrillic).
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 # --- numbers in words ---------------------------------------------------------------------------------
@@ -133,7 +134,7 @@ def number_words(n: int, language: str, gender: str = "m", *, accusative: bool =
 _LATIN_TO_CYRILLIC = [
     ("shch", "щ"), ("sch", "ш"), ("tch", "ч"), ("sh", "ш"), ("ch", "ч"), ("zh", "ж"), ("kh", "х"), ("ph", "ф"),
     ("th", "т"), ("ck", "к"), ("qu", "кв"), ("ts", "ц"), ("ya", "я"), ("yu", "ю"), ("yo", "йо"), ("ee", "и"),
-    ("oo", "у"), ("ou", "у"), ("j", "дж"), ("x", "кс"), ("w", "у"), ("q", "к"),
+    ("oo", "у"), ("ou", "у"), ("ai", "ай"), ("ei", "ей"), ("j", "дж"), ("x", "кс"), ("w", "у"), ("q", "к"),
     ("a", "а"), ("b", "б"), ("c", "к"), ("d", "д"), ("e", "е"), ("f", "ф"), ("g", "г"), ("h", "х"), ("i", "и"),
     ("k", "к"), ("l", "л"), ("m", "м"), ("n", "н"), ("o", "о"), ("p", "п"), ("r", "р"), ("s", "с"), ("t", "т"),
     ("u", "у"), ("v", "в"), ("y", "и"), ("z", "з"),
@@ -155,10 +156,51 @@ def _script(c: str) -> str:
     return "latin" if name.startswith("LATIN") else "cyrillic" if name.startswith("CYRILLIC") else "other"
 
 
+ENGLISH_NAMES: dict[str, tuple[str, str]] = {
+    "ann": ("Энн", "Ан"), "anne": ("Энн", "Ан"), "bob": ("Боб", "Боб"), "cy": ("Сай", "Сай"), "eve": ("Ив", "Ив"),
+    "dan": ("Дэн", "Дан"), "sam": ("Сэм", "Сам"), "kate": ("Кейт", "Кейт"), "mike": ("Майк", "Майк"),
+    "joe": ("Джо", "Джо"), "jane": ("Джейн", "Джейн"), "sue": ("Сью", "Сю"), "amy": ("Эйми", "Ейми"),
+    "tom": ("Том", "Том"), "tim": ("Тим", "Тим"), "jack": ("Джек", "Джак"), "james": ("Джеймс", "Джеймс"),
+    "john": ("Джон", "Джон"), "mary": ("Мэри", "Мери"), "lucy": ("Люси", "Луси"), "alice": ("Элис", "Алис"),
+    "max": ("Макс", "Макс"), "ben": ("Бен", "Бен"), "emma": ("Эмма", "Ема"), "harry": ("Гарри", "Хари"),
+    "george": ("Джордж", "Джордж"), "charlie": ("Чарли", "Чарли"), "sophie": ("Софи", "Софи"),
+    "grace": ("Грейс", "Грейс"), "chloe": ("Хлоя", "Клои"), "lily": ("Лили", "Лили"), "zoe": ("Зои", "Зоуи"),
+    "dee": ("Ди", "Ди"), "shirley": ("Ширли", "Шърли"), "steve": ("Стив", "Стив"), "pete": ("Пит", "Пийт"),
+    "dave": ("Дейв", "Дейв"), "kim": ("Ким", "Ким"), "jill": ("Джилл", "Джил"), "bill": ("Билл", "Бил"),
+    "amelia": ("Амелия", "Амелия"), "oliver": ("Оливер", "Оливър"), "jacob": ("Джейкоб", "Джейкъб"),
+    "william": ("Уильям", "Уилям"), "emily": ("Эмили", "Емили"), "sarah": ("Сара", "Сара"),
+    "david": ("Дэвид", "Дейвид"), "michael": ("Майкл", "Майкъл"), "paul": ("Пол", "Пол"), "anna": ("Анна", "Ана"),
+}
+"""Common English given names as a Russian and a Bulgarian voice should say them (the spelling rules below
+read the others: "Cy" is "Сай", not the "Ки" of letter-by-letter transliteration)."""
+
+_VOWELS = "aeiouy"
+
+
+def _english_rules(word: str) -> str:
+    """An English name's spelling made closer to its sound before the letters are mapped: a silent final
+    "e" lengthens the vowel before it ("Mike" → "Maik"), "c" before e/i/y is "s", a final "y" is "i" (or
+    "ai" in a word with no other vowel: "Cy", "Ty")."""
+    out = "".join("s" if c == "c" and i + 1 < len(word) and word[i + 1].lower() in "eiy" else c
+                  for i, c in enumerate(word.lower()))
+    if len(out) >= 3 and out.endswith("e") and out[-2] not in _VOWELS and out[-3] in "aeiou":
+        long_vowel = {"a": "ei", "i": "ai", "o": "o", "u": "yu", "e": "ee"}[out[-3]]
+        out = out[:-3] + long_vowel + out[-2]
+    if out.endswith("y") and len(out) > 1 and out[-2] not in _VOWELS:
+        out = out[:-1] + ("i" if any(c in "aeiou" for c in out[:-1]) else "ai")
+    return out.replace("ee", "i").replace("ea", "i").replace("ay", "ei").replace("ey", "ei")
+
+
 def _to_cyrillic(word: str, language: str) -> str:
+    known = ENGLISH_NAMES.get(word.lower())
+    if known is not None:
+        return known[1] if language == "bg" else known[0]
     out: list[str] = []
     text = unicodedata.normalize("NFKD", word)
     text = "".join(c for c in text if not unicodedata.combining(c))
+    if text.isascii() and text.isalpha():
+        spelled = _english_rules(text)
+        text = spelled[:1].upper() + spelled[1:] if text[:1].isupper() else spelled
     i = 0
     while i < len(text):
         for latin, cyrillic in _LATIN_TO_CYRILLIC:
@@ -194,7 +236,7 @@ def spoken_name(name: str, language: str, source: str = "") -> str:
     an English one. ``source`` is the language the name is written in, when known (an edition's)."""
     scripts = {_script(c) for c in name} - {""}
     if language in _CYRILLIC_LANGUAGES and "latin" in scripts:
-        return _to_cyrillic(name, language)
+        return re.sub(r"[^\W\d_]+", lambda word: _to_cyrillic(word.group(0), language), name)
     if language not in _CYRILLIC_LANGUAGES and "cyrillic" in scripts:
         return _to_latin(name, source or "ru")
     return name

@@ -6,6 +6,7 @@ import string
 
 import pytest
 
+from banker.inflect import CASES, word
 from banker.messages import EN, EN_LABELS, LABELS, LANGUAGES, PLURAL_FORMS, TABLES, Template, plural_form, render
 
 TRANSLATIONS = [language for language in LANGUAGES if language != "en"]
@@ -52,7 +53,20 @@ def test_all_labels_present(language: str) -> None:
 @pytest.mark.parametrize("language", TRANSLATIONS)
 @pytest.mark.parametrize("key", sorted(EN))
 def test_same_placeholders(language: str, key: str) -> None:
-    assert placeholders(TABLES[language][key]) == placeholders(EN[key])
+    """The same names in every language; the form asked of each (a case, an article) is the language's own."""
+    assert {(name, conversion) for name, conversion, _ in placeholders(TABLES[language][key])} == {
+        (name, conversion) for name, conversion, _ in placeholders(EN[key])}
+
+
+FORMS = {"": LANGUAGES, "cap": LANGUAGES, "def": ("bg",), **{case: ("ru",) for case in CASES}}
+"""The forms a placeholder may ask for (banker.inflect), and the languages that have them."""
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_form_asked_for_is_one_the_language_has(language: str) -> None:
+    wrong = [(key, name, spec) for key, template in TABLES[language].items()
+             for name, _, spec in placeholders(template) if language not in FORMS.get(spec or "", ())]
+    assert wrong == []
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -69,7 +83,7 @@ def test_template_formats(language: str, key: str) -> None:
     template = TABLES[language][key]
     params = dummy_params(EN[key])
     form = template[plural_form(language, 3)] if isinstance(template, dict) else template
-    text = form.format(**params)
+    text = form.format(**{name: word(value, name, language) for name, value in params.items()})
     assert text.strip()
     assert render(key, params, language) == text
 

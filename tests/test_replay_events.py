@@ -69,7 +69,7 @@ def test_every_line_has_a_sentence_in_the_language(tmp_path: Path, capsys: pytes
         assert out[4]["say"] == "Undone: Ann builds a house on Baltic Avenue for 50 dollars."
         assert out[7]["say"] == "Bob mortgages Oriental Avenue for 50 dollars."
     if language == "ru":
-        assert out[3]["say"] == "Балтик-авеню: Анн строит дом за пятьдесят долларов."
+        assert out[3]["say"] == "Энн строит дом на участке «Балтик-авеню» за пятьдесят долларов."
     if language == "bg":
         assert out[7]["say"] == "Боб ипотекира Ориентал авеню и получава петдесет долара."
 
@@ -79,7 +79,7 @@ def test_the_moscow_edition_says_thousands_of_roubles(tmp_path: Path, capsys: py
               {"action": "buy", "player": "Иван", "property": "arbat"}]
     out = run(tmp_path, capsys, "--lang", "ru", script=script)
     assert out[0]["say"] == "Новая игра: Иван и Мария. Каждый получает один миллион пятьсот тысяч рублей."
-    assert out[1]["say"] == "Улица Арбат: покупает Иван за четыреста тысяч рублей."
+    assert out[1]["say"] == "Иван покупает улицу Арбат за четыреста тысяч рублей."
 
 
 def test_events_as_text_show_the_board_moves_as_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -9,6 +9,7 @@ import pytest
 
 from banker.actions import ACTION_TYPES
 from banker.edition import load_edition
+from banker.inflect import word
 from banker.messages import LANGUAGES, TABLES, plural_form, render
 from banker.text import describe_action_json
 
@@ -57,7 +58,8 @@ def test_every_text_reads_as_words(language: str) -> None:
     for lang, key, template in texts():
         if lang != language:
             continue
-        shown = template.format_map({k: v for k, v in sample(key, template).items()}) if "{" in template else template
+        shown = template.format_map({k: word(v, k, language) for k, v in sample(key, template).items()}) if (
+            "{" in template) else template
         if "(s)" in shown or "(ies)" in shown:
             problems.append(f"{key}: a (s) plural: {shown}")
         if ".." in shown.replace("...", "") or ".." in render(key, {**sample(key, template), "amount": "7 руб."},

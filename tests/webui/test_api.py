@@ -83,7 +83,7 @@ def test_a_player_pays_their_own_rent(phone: Any, session: Session) -> None:
     response = bob.act({"action": "rent", "player": "Bob", "property": "baltic"})
     assert response.status_code == 200, response.get_json()
     body = response.get_json()
-    assert body["ok"] is True and body["log"] == ["Bob pays Ann $4 (rent)."]
+    assert body["ok"] is True and body["log"] == ["Bob pays Ann $4 rent for Baltic Avenue."]
     assert cash(session, "Bob") == 1496
 
 

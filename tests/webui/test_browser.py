@@ -68,10 +68,10 @@ def test_two_phones_one_pays_rent_and_the_other_sees_it_live(browser: Any, serve
     bob.click("nav.bottom a[href='/money']")
     bob.select_option("select[name=property]", "park_place")
     bob.click("button[value=rent]")
-    bob.wait_for_selector("text=Bob pays Ann $35 (rent).")
+    bob.wait_for_selector("text=Bob pays Ann $35 rent for Park Place.")
     ann.wait_for_function(
         "document.querySelector('[data-testid=cash-Bob]').textContent === '$1,465'", timeout=LIVE_MS)
-    assert "Bob pays Ann $35 (rent)." in ann.inner_text("[data-testid=log]")
+    assert "Bob pays Ann $35 rent for Park Place." in ann.inner_text("[data-testid=log]")
     assert ann.inner_text("[data-testid=my-cash]") == "$1,185"  # 1500 - 350 + 35
 
 
@@ -128,7 +128,7 @@ def test_a_trade_accepted_on_the_other_phone(browser: Any, served: Table) -> Non
     bob.wait_for_selector("text=Ann proposes a trade to you", timeout=LIVE_MS)
     bob.click("text=Ann proposes a trade to you")
     bob.click("[data-testid=accept]")
-    bob.wait_for_selector("text=Ann and Bob trade.")
+    bob.wait_for_selector("text=Ann gives Bob Baltic Avenue; Bob gives Ann $90.")
     ann.wait_for_selector("text=No trade proposals.", timeout=LIVE_MS)
     state = served.session.state
     assert state is not None
@@ -249,7 +249,7 @@ def test_the_real_table_loop_plays_rent_with_two_taps_and_ok(browser: Any, serve
     screen_shows("Boardwalk")
     page.wait_for_timeout(1000)  # the table ignores an OK in the first 0.6 s of an offer
     page.click("[data-testid=button-ok]")
-    screen_shows("Bob pays Ann $50 (rent).")
+    screen_shows("Bob pays Ann $50 rent for Boardwalk.")
     state = served_real.session.state
     assert state is not None and state.players[state.seat("Bob")].cash == 1450
 

@@ -44,7 +44,7 @@ def test_the_answer_to_a_tax_is_where_the_finger_is_and_a_second_tap_pays_nothin
     assert box is not None and box["y"] > 100  # below the top: the page is scrolled
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
     ann.mouse.click(x, y)
-    answer = ".flash.ok:has-text('Ann pays the bank $200 (tax).')"
+    answer = ".flash.ok:has-text('Ann pays the bank $200: Income Tax.')"
     ann.wait_for_selector(answer, timeout=LIVE_MS)
     assert in_view(ann, answer), "the answer is off the screen"
     assert in_view(ann, "[data-testid=my-cash]") or in_view(ann, answer)

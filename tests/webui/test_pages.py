@@ -82,7 +82,7 @@ def test_a_double_submitted_form_pays_once(phone: Any, session: Session) -> None
     assert first.headers["Location"] == "/money"
     assert cash(session, "Bob") == 1496
     html = page(bob, "/money")
-    assert "Bob pays Ann $4 (rent)." in html
+    assert "Bob pays Ann $4 rent for Baltic Avenue." in html
 
 
 def test_a_form_without_idempotency_key_is_400(phone: Any, session: Session) -> None:
