@@ -188,10 +188,11 @@ def sentence(edition: Edition, event: Event, language: str, *, short: bool = Fal
     key = _key(event, short)
     if template(key, language) is None:
         key = "event_" + event.kind
-    params = _params(edition, event, language, short)
+    params = _params(edition, event, language, short=key.startswith("say_short_"))
     if key == "say_sold_hotel":
         left = event.params.get("houses", 0)
         params["count"] = left if isinstance(left, int) else 0
+        params["houses"] = number_words(params["count"], language, render("say_gender_house", {}, language))
     if key == "say_undone":
         params["what"] = say(edition, [Event.from_json(e) for e in event.params.get("undone", [])], language,
                              first=True) or str(event.params.get("action", {}).get("action", ""))

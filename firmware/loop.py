@@ -421,14 +421,14 @@ class TableLoop:
         settings = self.speech_settings
         if self.speech_queue is None or settings is None:
             return None
-        return {"on": settings.on, "volume": settings.volume, "voice": settings.voice}
+        return {"on": settings.on, "volume": settings.volume, "voice": settings.voice, "short": settings.short}
 
-    def change_speech(self, on: bool, volume: int, voice: str) -> None:
+    def change_speech(self, on: bool, volume: int, voice: str, short: bool | None = None) -> None:
         """The banker's phone sets the table's voice (as setup does at the table)."""
         with self._lock:
             if self.speech_settings is None:
                 raise ValueError("this table has no speaker")
-            self.set_speech(self.speech_settings.changed(on=on, volume=volume, voice=voice))
+            self.set_speech(self.speech_settings.changed(on=on, volume=volume, voice=voice, short=short))
 
     def set_speech(self, settings: SpeechSettings) -> None:
         """New speaker settings, kept in the journal; the speaker says a sample at the new volume."""
@@ -529,7 +529,9 @@ class TableLoop:
     def _on_game_change(self, state: GameState, events: tuple[Event, ...], action: Any) -> None:
         self.inbox.put(_Redraw())  # runs under the session's lock: only enqueue
         if self.speech_queue is not None:
-            self.say(sentence(state.edition, events, self.language))  # every action, the phones' too
+            settings = self.speech_settings
+            short = settings is not None and settings.short
+            self.say(sentence(state.edition, events, self.language, short=short))  # every action, the phones' too
 
     def pump(self) -> int:
         """Move every waiting tap and button event into the grammar (synchronous use); returns how many."""

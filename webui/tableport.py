@@ -108,7 +108,7 @@ class TablePort(Protocol):
         ...
 
     def speech(self) -> dict[str, Any] | None:
-        """The table's voice: ``{"on": True, "volume": 80, "voice": "man"}``, or ``None`` when the
+        """The table's voice: ``{"on": True, "volume": 80, "voice": "man", "short": False}``, or ``None`` when the
         table has no speaker."""
         ...
 
@@ -117,8 +117,9 @@ class TablePort(Protocol):
         enqueue); returns a function that removes the listener."""
         ...
 
-    def change_speech(self, on: bool, volume: int, voice: str) -> None:
-        """Switch the table's voice, set its volume (0-100) and voice (``man`` or ``woman``); it says a
+    def change_speech(self, on: bool, volume: int, voice: str, short: bool | None = None) -> None:
+        """Switch the table's voice, set its volume (0-100), voice (``man`` or ``woman``) and whether it
+        says the short sentences (``None``: as it was); it says a
         sample at the new volume.
 
         Raises:

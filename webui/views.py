@@ -245,7 +245,8 @@ SPEECH_VOICES = ("man", "woman")
 
 
 def speech_request(who: Phone, form: Any) -> tuple[int, str]:
-    """The banker sets the table's voice: ``on`` (a checkbox), ``volume`` (0-100), ``voice``."""
+    """The banker sets the table's voice: ``on`` (a checkbox), ``volume`` (0-100), ``voice``, ``short`` (a
+    checkbox: the short sentences)."""
     svc = services()
     if not who.banker:
         error = NotAllowed("web_banker_only", action="speech")
@@ -259,7 +260,7 @@ def speech_request(who: Phone, form: Any) -> tuple[int, str]:
     voice = form.get("voice", "")
     if not 0 <= volume <= 100 or voice not in SPEECH_VOICES:
         return 422, error_body("web_speech_bad", text("web_speech_bad", who.lang))
-    svc.table.change_speech(bool(form.get("on")), volume, voice)
+    svc.table.change_speech(bool(form.get("on")), volume, voice, bool(form.get("short")))
     return 200, json.dumps({"ok": True, "log": [text("web_speech_saved", who.lang)]})
 
 

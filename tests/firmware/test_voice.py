@@ -69,6 +69,19 @@ def test_setup_switches_the_speaker_and_changes_its_volume_and_voice(make_play: 
     assert len(said(game)) == before  # off: nothing more is said
 
 
+def test_the_short_voice_says_only_the_names_and_the_amount(make_play: Callable[..., Play]) -> None:
+    game = make_play("Ann", "Bob")
+    game.do("tap:Ann", "tap:baltic", "ok")
+    assert said(game)[-1] == "Ann buys Baltic Avenue for 60 dollars."
+    game.script.loop.change_speech(True, 80, "man", short=True)
+    game.do("tap:Bob", "tap:baltic", "ok")
+    assert said(game)[-1] == "Bob to Ann, 4."
+    game.do("tap:Bob", "tap:go", "ok")
+    assert said(game)[-1] == "Bob, plus 200."
+    saved = SpeechSettings.from_json(game.script.journal.setting("speech"), SpeechSettings())
+    assert saved.short and game.script.loop.speech() == {"on": True, "volume": 80, "voice": "man", "short": True}
+
+
 def test_the_settings_start_from_the_config_and_survive_a_restart(tmp_path: Path) -> None:
     path = tmp_path / "j.sqlite3"
     config = TableConfig(mode="emulated", speaker=SpeakerConfig(volume=40, voice="woman"))

@@ -80,10 +80,11 @@ class FakeTable:
     def speech(self) -> dict[str, object] | None:
         return dict(self.voice) if self.voice is not None else None
 
-    def change_speech(self, on: bool, volume: int, voice: str) -> None:
+    def change_speech(self, on: bool, volume: int, voice: str, short: bool | None = None) -> None:
         if self.voice is None:
             raise ValueError("no speaker")
-        self.voice = {"on": on, "volume": volume, "voice": voice}
+        was_short = bool(self.voice.get("short", False))
+        self.voice = {"on": on, "volume": volume, "voice": voice, "short": was_short if short is None else short}
         for listener in list(self.speech_listeners):
             listener()
 

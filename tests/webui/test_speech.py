@@ -22,13 +22,23 @@ def test_the_banker_sets_the_tables_voice(phone: Any, table: FakeTable) -> None:
     fields = {k: v for k, v in form_fields(html).items() if k != "on"}
     response = banker.client.post("/banker", data={**fields, "do": "speech", "volume": "40", "voice": "woman"})
     assert response.status_code == 303
-    assert table.voice == {"on": False, "volume": 40, "voice": "woman"}  # the box was left unticked
+    assert table.voice == {"on": False, "volume": 40, "voice": "woman", "short": False}  # the boxes left unticked
     assert "The table&#39;s voice is set." in page(banker, "/banker")
     html = page(banker, "/banker")
     banker.client.post("/banker", data={**form_fields(html), "do": "speech", "on": "1", "volume": "140",
                                         "voice": "man"})
-    assert table.voice == {"on": False, "volume": 40, "voice": "woman"}  # refused, nothing changed
+    assert table.voice == {"on": False, "volume": 40, "voice": "woman", "short": False}  # refused, nothing changed
     assert "The volume is a number from 0 to 100" in page(banker, "/banker")
+
+
+def test_the_banker_chooses_the_short_voice(phone: Any, table: FakeTable) -> None:
+    banker = phone("Ann").banker()
+    html = page(banker, "/banker")
+    assert 'name="short"' in html and "only the names and the amount" in html
+    banker.client.post("/banker", data={**form_fields(html), "do": "speech", "on": "1", "short": "1", "volume": "80",
+                                        "voice": "man"})
+    assert table.voice == {"on": True, "volume": 80, "voice": "man", "short": True}
+    assert 'name="short" value="1" checked' in page(banker, "/banker")
 
 
 def test_only_the_banker_sets_it_and_only_a_table_with_a_speaker_shows_it(phone: Any, table: FakeTable) -> None:
