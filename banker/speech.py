@@ -132,14 +132,17 @@ def _params(edition: Edition, event: Event, language: str, short: bool = False) 
 
 SHORT_KEYS = {"paid": "say_short_paid", "debt_paid": "say_short_paid", "salary": "say_short_gain",
               "collected": "say_short_gain", "pot_collected": "say_short_gain", "inherited_cash": "say_short_gain",
-              "bought": "say_short_bought", "auction_won": "say_short_bought", "dealt": "say_short_bought",
-              "debt": "say_short_debt"}
-"""The short voice's sentence of each common announcement: only the names and the amount."""
+              "bought": "say_short_bought", "debt": "say_short_debt"}
+"""The short voice's sentence of each common announcement: only the names and the amount (a purchase:
+the names, its price being printed on the deed)."""
+BARE_AMOUNTS = frozenset({"say_bought", "say_auction_won", "say_dealt"})
+"""Sentences whose price is said without the currency's word ("Ann buys Park Place for 350"): a deed's
+name is long, and a price needs no "dollars" to be understood."""
 
 
 def _key(event: Event, short: bool = False) -> str:
     kind = event.kind
-    if short and kind in SHORT_KEYS and not (kind == "auction_won" and event.params.get("building")):
+    if short and kind in SHORT_KEYS:
         if kind in ("paid", "debt_paid") and event.params.get("to") in (BANK, POT):
             return "say_short_paid_bank"
         return SHORT_KEYS[kind]
@@ -188,7 +191,7 @@ def sentence(edition: Edition, event: Event, language: str, *, short: bool = Fal
     key = _key(event, short)
     if template(key, language) is None:
         key = "event_" + event.kind
-    params = _params(edition, event, language, short=key.startswith("say_short_"))
+    params = _params(edition, event, language, short=key.startswith("say_short_") or key in BARE_AMOUNTS)
     if key == "say_sold_hotel":
         left = event.params.get("houses", 0)
         params["count"] = left if isinstance(left, int) else 0

@@ -36,6 +36,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="only the running program's figures: banker run --simulated with phones over HTTP")
     bench.add_argument("--advice", action="store_true",
                        help="only GET /api/advice on the running program: its first answer and the later ones")
+    bench.add_argument("--speech", action="store_true",
+                       help="only the table's voice: how long espeak-ng takes to say the common announcements")
     bench.add_argument("--write", metavar="FILE",
                        help="with --table/--program: write the figures as Markdown to FILE (docs/performance.md)")
     engine_bench = bench.get_default("func")
@@ -71,11 +73,15 @@ def cmd_bench(args: argparse.Namespace, engine_bench: Callable[[argparse.Namespa
     from banker.bench import print_figures
     from firmware.bench import bench_advice, bench_program, bench_table, machine, performance_markdown
 
-    if not args.table and not args.program and not args.advice:
+    if not args.table and not args.program and not args.advice and not args.speech:
         status = engine_bench(args)
         if not args.all:
             return status
     figures: dict[str, object] = {}
+    if args.speech or args.all:
+        from firmware.speech_bench import bench_speech
+
+        figures.update(bench_speech())
     if args.table or args.all:
         figures.update(bench_table())
     if args.program or args.all:

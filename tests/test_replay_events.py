@@ -79,7 +79,7 @@ def test_the_moscow_edition_says_thousands_of_roubles(tmp_path: Path, capsys: py
               {"action": "buy", "player": "Иван", "property": "arbat"}]
     out = run(tmp_path, capsys, "--lang", "ru", script=script)
     assert out[0]["say"] == "Новая игра: Иван и Мария. Каждый получает один миллион пятьсот тысяч рублей."
-    assert out[1]["say"] == "Иван покупает улицу Арбат за четыреста тысяч рублей."
+    assert out[1]["say"] == "Иван покупает улицу Арбат за четыреста тысяч."
 
 
 def test_events_as_text_show_the_board_moves_as_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -77,7 +77,7 @@ def test_russian_sentences_put_the_names_and_deeds_in_their_cases() -> None:
     start = {"action": "new_game", "edition": "ru", "players": ["Аня", "Боря"], "rules": {}}
     lines = [start, {"action": "buy", "player": "Аня", "property": "zhitnaya"},
              {"action": "rent", "player": "Боря", "property": "zhitnaya"}]
-    assert said(*lines[:2], language="ru")[-1] == "Аня покупает Житную улицу за шестьдесят тысяч рублей."
+    assert said(*lines[:2], language="ru")[-1] == "Аня покупает Житную улицу за шестьдесят тысяч."
     assert said(*lines, language="ru")[-1] == "Боря платит Ане две тысячи рублей аренды."
 
 
@@ -105,8 +105,8 @@ def test_every_square_has_a_name_without_latin_letters_in_ru_and_bg(edition: str
 
 def test_an_undo_says_what_it_undid() -> None:
     lines = [START, {"action": "buy", "player": "Ann", "property": "baltic"}, {"action": "undo"}]
-    assert said(*lines)[-1] == "Undone: Ann buys Baltic Avenue for 60 dollars."
-    assert said(*lines, language="ru")[-1] == "Отмена. Энн покупает Балтик-авеню за шестьдесят долларов."
+    assert said(*lines)[-1] == "Undone: Ann buys Baltic Avenue for 60."
+    assert said(*lines, language="ru")[-1] == "Отмена. Энн покупает Балтик-авеню за шестьдесят."
 
 
 def test_a_bankruptcy_says_who_receives_the_deeds_in_one_sentence() -> None:

@@ -28,7 +28,7 @@ def said(game: Play) -> list[str]:
 def test_the_table_says_what_was_done(make_play: Callable[..., Play]) -> None:
     game = make_play("Ann", "Bob")
     game.do("tap:Ann", "tap:baltic", "ok")
-    assert said(game)[-1] == "Ann buys Baltic Avenue for 60 dollars."
+    assert said(game)[-1] == "Ann buys Baltic Avenue for 60."
     game.script.session.submit(Salary("Bob"))  # from a phone: the table says it too
     game.do("wait:1")
     assert said(game)[-1] == "Bob collects 200 dollars salary."
@@ -72,7 +72,7 @@ def test_setup_switches_the_speaker_and_changes_its_volume_and_voice(make_play: 
 def test_the_short_voice_says_only_the_names_and_the_amount(make_play: Callable[..., Play]) -> None:
     game = make_play("Ann", "Bob")
     game.do("tap:Ann", "tap:baltic", "ok")
-    assert said(game)[-1] == "Ann buys Baltic Avenue for 60 dollars."
+    assert said(game)[-1] == "Ann buys Baltic Avenue for 60."
     game.script.loop.change_speech(True, 80, "man", short=True)
     game.do("tap:Bob", "tap:baltic", "ok")
     assert said(game)[-1] == "Bob to Ann, 4."
