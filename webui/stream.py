@@ -181,7 +181,8 @@ class Broker:
         log = [line for _, events in done for line in balances.log_lines(state, events, lang, viewer)]
         actions = [{"action": action.to_json(),
                     "log": balances.log_lines(state, [e for e in events if e.kind != "board"], lang, viewer),
-                    "say": say(edition, events, lang), "board": [m.to_json() for m in moves_of(events)]}
+                    "say": say(edition, events, lang), "say_short": say(edition, events, lang, short=True),
+                    "board": [m.to_json() for m in moves_of(events)]}
                    for action, events in done]
         # The state JSON is shared by every stream: spliced in, not encoded again per phone.
         flag = "true" if resync else "false"

@@ -63,7 +63,7 @@ def test_setup_switches_the_speaker_and_changes_its_volume_and_voice(make_play: 
     assert SpeechSettings.from_json(game.script.journal.setting("speech"), SpeechSettings()) == settings
     # Each change is told at once (the phones' stream sends it to the simulated table's page).
     assert [h["volume"] if h else None for h in heard] == [90, 90, 90]
-    assert heard[-1] == {"on": False, "volume": 90, "voice": "woman"}
+    assert heard[-1] == {"on": False, "volume": 90, "voice": "woman", "short": False}
     before = len(said(game))
     game.do("cancel", "cancel", "tap:Ann", "tap:go", "ok")
     assert len(said(game)) == before  # off: nothing more is said

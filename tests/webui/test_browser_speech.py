@@ -35,6 +35,17 @@ def test_the_simulated_table_page_says_each_action(browser: Any, served: Table) 
     assert (text, language, round(volume, 2), round(pitch, 2)) == ("Ann collects 200 dollars salary.", "en", 0.6, 1.4)
 
 
+def test_the_simulated_table_page_says_the_short_voices_sentences(browser: Any, served: Table) -> None:  # noqa: F811
+    served.fake.voice = {"on": True, "volume": 60, "voice": "man", "short": True}
+    page = join(browser, served, None)
+    page.add_init_script(RECORD)
+    page.goto(served.server.url + "/table")
+    page.wait_for_function("document.documentElement.dataset.connected === 'yes'")
+    do(served.session, action="salary", player="Ann")
+    page.wait_for_function("window.__said.length === 1", timeout=5000)
+    assert said(page)[0][0] == "Ann, plus 200."
+
+
 def test_a_phone_reads_aloud_only_when_asked(browser: Any, served: Table) -> None:  # noqa: F811
     bob = join(browser, served, "Bob", lang="ru")
     bob.add_init_script(RECORD)

@@ -60,6 +60,8 @@ def test_the_stream_says_connected_then_sends_each_action(phone: Any, session: S
     data = json.loads(event["data"])
     assert data["seq"] == 1 and data["state"]["players"]["Bob"]["cash"] == 1700
     assert data["log"] == ["Bob получава заплата: $200."]
+    assert data["actions"][0]["say"] == "Боб получава двеста долара заплата."
+    assert data["actions"][0]["say_short"] == "Боб, плюс двеста."  # the simulated table's short voice
     response.close()
 
 

@@ -264,7 +264,8 @@
     var voice = document.getElementById("table-voice");
     var table = voice && voice.dataset.on === "1" ? voice : null;
     if (!table && !(readAloud() && !document.querySelector("[data-table-page]"))) { return; }
-    var text = actions.map(function (a) { return a.say || ""; }).filter(Boolean).join(" ");
+    var short = table && table.dataset.short === "1";  // the table's short voice: only names and amounts
+    var text = actions.map(function (a) { return (short && a.say_short) || a.say || ""; }).filter(Boolean).join(" ");
     if (!text) { return; }
     var utterance = new SpeechSynthesisUtterance(text);
     utterance.lang = document.documentElement.lang || "en";
@@ -328,6 +329,7 @@
       voice.dataset.on = now.on ? "1" : "0";
       voice.dataset.volume = String(now.volume);
       voice.dataset.voice = now.voice;
+      voice.dataset.short = now.short ? "1" : "0";
     });
     stream.addEventListener("frame", function (ev) {
       newestFrame = Math.max(newestFrame, parseInt(ev.data, 10) || 0);
