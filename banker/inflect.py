@@ -9,12 +9,13 @@ language without cases (English, Bulgarian) leaves the word as it is.
 
 Russian words are inflected by pymorphy3 over the OpenCorpora dictionary (deeds, accounts and other
 words: a phrase's leading adjectives agree with its first noun, which takes the case; what follows
-that noun, a name in apposition or a genitive, stays) and person names by petrovich, whose rules know
-given names, with the gender pymorphy3's dictionary gives the name. A word written in Latin letters
+that noun, a name in apposition or a genitive, stays) and person names by petrovich's rules
+(pytrovich), which know given names and their gender (else pymorphy3's dictionary gives it, else the
+name's ending). A word written in Latin letters
 ("Baltic Avenue") is not declined, as Russian leaves foreign names that it cannot decline, and a
 player's name in Latin letters takes the case through the word for a player ("игроку Ann"). Both
-libraries are loaded at the first Russian word (about 0.3 s on a laptop; ``banker bench`` measures a
-sentence) and every form is kept once made.
+libraries are loaded at the first Russian word (about 0.5 s on a laptop; ``banker bench --speech``
+measures it) and every form is kept once made.
 """
 
 from __future__ import annotations
@@ -112,10 +113,11 @@ def _analyzer() -> Any:
 
 
 @cache
-def _petrovich() -> Any:
-    from petrovich.main import Petrovich
+def _petrovich() -> tuple[Any, Any]:
+    from pytrovich.detector import PetrovichGenderDetector
+    from pytrovich.maker import PetrovichDeclinationMaker
 
-    return Petrovich()
+    return PetrovichDeclinationMaker(), PetrovichGenderDetector()
 
 
 def _same_shape(original: str, inflected_word: str) -> str:
@@ -188,21 +190,31 @@ def _plural_adjective(text: str, case: str) -> str:
     return text
 
 
-PETROVICH_CASES = {"gen": 0, "dat": 1, "acc": 2, "ins": 3, "loc": 4}
+PETROVICH_CASES = {"gen": "GENITIVE", "dat": "DATIVE", "acc": "ACCUSATIVE", "ins": "INSTRUMENTAL",
+                   "loc": "PREPOSITIONAL"}
 
 
 @cache
 def _gender(name: str) -> str:
-    """How petrovich should decline a given name: a name in -а/-я as a woman's (Russian declines "Никита"
-    and "Аня" alike), another by the gender pymorphy3's dictionary gives it, an unknown one that ends in a
-    consonant as a man's ("Цветан"); "" for a name that does not change (one in -о, -и, -е…)."""
+    """How petrovich should decline a given name: by the gender its rules know the name by ("Никита" a man's,
+    "Любовь" a woman's), else by pymorphy3's dictionary, else a name in -а/-я as a woman's (Russian declines
+    "Саша" alike for both) and one that ends in a consonant as a man's ("Цветан"); "" for a name that
+    does not change (one in -о, -и, -е…)."""
+    from pytrovich.enums import Gender
+
+    try:
+        known = _petrovich()[1].detect(firstname=name)
+    except (ValueError, KeyError, AttributeError):
+        known = Gender.ANDROGYNOUS
+    if known in (Gender.MALE, Gender.FEMALE):
+        return "male" if known == Gender.MALE else "female"
     last = name[-1:].lower()
-    if last in "ая":
-        return "female"
     for parse in _analyzer().parse(name.lower()):
         tag = parse.tag
         if "Name" in tag and tag.case == "nomn" and tag.number == "sing" and tag.gender in ("masc", "femn"):
             return "male" if tag.gender == "masc" else "female"
+    if last in "ая":
+        return "female"
     if last in "оеиуыэюё" or not last.isalpha():
         return ""
     return "male"
@@ -211,6 +223,9 @@ def _gender(name: str) -> str:
 @cache
 def _person(name: str, case: str) -> str:
     """A player's name in ``case`` ("Аня" → "Ане"); each part of a name of several words on its own."""
+    from pytrovich.enums import Case, Gender, NamePart
+
+    maker = _petrovich()[0]
     parts = []
     for part in name.split(" "):
         if not part or not part[0].isalpha():
@@ -220,7 +235,8 @@ def _person(name: str, case: str) -> str:
         if not gender or gender == "female" and part[-1:].lower() not in "аяь":
             parts.append(part)  # a woman's name ending in a consonant does not change: "Энн", "Рут"
             continue
-        form = _petrovich().firstname(part, PETROVICH_CASES[case], gender)
+        form = maker.make(NamePart.FIRSTNAME, Gender.MALE if gender == "male" else Gender.FEMALE,
+                          getattr(Case, PETROVICH_CASES[case]), part)
         parts.append(_same_shape(part, form) if isinstance(form, str) and form else part)
     return " ".join(parts)
 
