@@ -44,6 +44,12 @@ class AskAgain(IllegalAction):
     first one moved, in the edition's money) and ``property`` (its deed's name, or "")."""
 
 
+class CardFull(BankerError):
+    """The journal cannot be written: the table's card is full, or its free space is below the journal's
+    reserve (:data:`banker.journal.RESERVE_BYTES`). Nothing was saved, so nothing changed; the table saves
+    again as soon as there is room, without a restart."""
+
+
 class UnknownName(BankerError):
     """A player, property, square, deck or card that the game does not know."""
 

@@ -7,13 +7,23 @@ restart replays only the actions after the newest snapshot at least :data:`UNDO_
 after a restart still reaches that far back (and when undos after that snapshot reach back before it,
 an older one is used). A snapshot that cannot be read, or whose replay fails, is
 ignored and the whole game is replayed. Journals written before snapshots load by a full replay.
+Beside each snapshot the game's chronicle (:mod:`banker.chronicle`: the figures of the whole game that the
+pages show) is kept, so a resume reads only the rows after the snapshot; each game's record for the
+family's records is kept as a summary.
+
+The card is watched: below a free-space reserve new actions are refused (:class:`banker.errors.CardFull`)
+before SQLite fails for space, a write that fails for space is the same error with nothing written, and
+the first write that succeeds after it clears the state. The answers to phones' requests are pruned after a
+day; refusals are never written (the session remembers them).
 This is the only module of :mod:`banker` that touches the disk.
 """
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
+import os
 import sqlite3
 import threading
 import time
@@ -23,16 +33,38 @@ from pathlib import Path
 from typing import TypeVar
 
 from banker.actions import Action, NewGame, parse_action
+from banker.chronicle import Chronicle
 from banker.engine import apply
-from banker.errors import BadInput, BankerError, UnknownName
+from banker.errors import BadInput, BankerError, CardFull, UnknownName
 from banker.ledger import Event
 from banker.snapshot import from_snapshot, to_snapshot
 from banker.state import GameState
 
 SNAPSHOT_EVERY = 200
 """Actions between two snapshots of a game's state."""
+CHRONICLES_KEPT = 3
+"""Snapshots of a game that keep their chronicle (:mod:`banker.chronicle`): the newest ones, which a resume
+may start from; older ones drop it as the game goes on (their state stays)."""
 UNDO_DEPTH = 100
 """A resume starts from a snapshot at least this many actions old, so that undo still goes this far back."""
+RESERVE_BYTES = 8 * 1024 * 1024
+"""Free space on the journal's card below which new actions are refused (:class:`banker.errors.CardFull`)
+before SQLite would fail for space: what is left lets the journal finish a checkpoint and keep its
+settings. On a small file system (under :data:`RESERVE_SHARE` times this) the reserve is that share of it."""
+RESERVE_SHARE = 20
+"""The reserve is at most a twentieth of the file system the journal is on."""
+REQUESTS_KEPT_S = 24 * 3600.0
+"""How long the first answer to a phone's action is kept for its retries: a retry comes within seconds, so a
+day is plenty; older answers are pruned as the game goes on."""
+PRUNE_EVERY = 256
+"""Every this many actions (by ``seq``) the answers older than :data:`REQUESTS_KEPT_S` are pruned, in the
+action's own transaction."""
+WAL_LIMIT_BYTES = 4 * 1024 * 1024
+"""The WAL is cut back to this size after each checkpoint (SQLite checkpoints it every 1,000 pages by
+itself), so that it does not keep the largest size it ever reached."""
+SQLITE_FULL = 13
+SQLITE_IOERR_SHMSIZE = 4874
+"""SQLite cannot size the WAL's shared index beside the file: what opening a journal on a full card answers."""
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -72,6 +104,11 @@ CREATE TABLE IF NOT EXISTS table_log (
     at REAL NOT NULL,
     key TEXT NOT NULL,
     params TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS summaries (
+    game_id INTEGER PRIMARY KEY,
+    actions INTEGER NOT NULL,
+    record TEXT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS requests (
     key TEXT PRIMARY KEY,
@@ -113,7 +150,8 @@ CREATE TABLE IF NOT EXISTS damaged_actions (
 when, ``problem`` why (the message's key and parameters as JSON, on the row where it started)."""
 BANKER_GENERATION = "banker_generation"
 """The setting that counts the banker role's generations: a grant of an older one no longer holds."""
-UPGRADES = (("requests", "digest", "ALTER TABLE requests ADD COLUMN digest TEXT"),)
+UPGRADES = (("requests", "digest", "ALTER TABLE requests ADD COLUMN digest TEXT"),
+            ("snapshots", "chronicle", "ALTER TABLE snapshots ADD COLUMN chronicle BLOB"))
 """Columns added since the first journals: (table, column, the statement that adds it)."""
 
 
@@ -128,9 +166,10 @@ class DamagedRow(Exception):
     """A saved action that cannot be read or replayed: its ``seq``, the ``error`` and the ``state`` before it
     (None when it is the game's first row)."""
 
-    def __init__(self, seq: int, error: BankerError, state: GameState | None) -> None:
+    def __init__(self, seq: int, error: BankerError, state: GameState | None,
+                 chronicle: Chronicle | None = None) -> None:
         super().__init__(f"action {seq}: {error}")
-        self.seq, self.error, self.state = seq, error, state
+        self.seq, self.error, self.state, self.chronicle = seq, error, state, chronicle
 
 
 class GameLost(Exception):
@@ -165,8 +204,11 @@ class TableLogEntry:
     params: dict[str, object]
 
 
-def _unusable(path: str, error: sqlite3.Error) -> str:
+def _unusable(path: str, error: sqlite3.Error, *, full: bool = False) -> str:
     where = Path(path)
+    if full or out_of_space(error):
+        return (f"cannot open the journal {path}: the card is full; free some space on it (or choose another "
+                "data directory) and start again")
     if where.is_dir():
         return f"the journal {path} is a directory, not a file: move it away or choose another data directory"
     if isinstance(error, sqlite3.DatabaseError) and "not a database" in str(error):
@@ -193,51 +235,116 @@ class GameInfo:
     actions: int
 
 
+@dataclass(frozen=True, slots=True)
+class Space:
+    """The journal's card: its ``free`` bytes (None: a journal in memory), the ``reserve`` below which new
+    actions are refused, and whether the card is ``full`` now (below the reserve, or the last write failed
+    for space)."""
+
+    free: int | None
+    reserve: int
+    full: bool
+
+
+def out_of_space(error: BaseException) -> bool:
+    """Whether ``error`` is a write that failed because the disk is full (SQLITE_FULL, or ENOSPC)."""
+    if isinstance(error, sqlite3.Error):
+        code = getattr(error, "sqlite_errorcode", None)
+        return (code is not None and code & 0xFF == SQLITE_FULL) or "disk is full" in str(error)
+    return isinstance(error, OSError) and error.errno in (errno.ENOSPC, errno.EDQUOT)
+
+
+def default_reserve(path: str) -> int:
+    """The free space kept in reserve on the file system of the journal at ``path`` (see :data:`RESERVE_BYTES`)."""
+    if path == ":memory:":
+        return 0
+    where = Path(path).parent
+    while not where.exists() and where != where.parent:
+        where = where.parent
+    try:
+        found = os.statvfs(where)
+    except OSError:
+        return RESERVE_BYTES
+    return min(RESERVE_BYTES, found.f_blocks * found.f_frsize // RESERVE_SHARE)
+
+
 class Journal:
     """A SQLite file of saved games. Thread-safe: one connection, one lock."""
 
-    def __init__(self, path: str | Path) -> None:
-        """Open (or create) the journal at ``path``.
+    def __init__(self, path: str | Path, *, reserve: int | None = None) -> None:
+        """Open (or create) the journal at ``path``; below ``reserve`` free bytes on its card new actions are
+        refused (:class:`banker.errors.CardFull`; default :data:`RESERVE_BYTES`, or a twentieth of a smaller
+        file system).
 
         Raises:
             JournalError: it cannot be used: its directory cannot be made, the file is not an SQLite
                 database, is a directory, or cannot be written.
         """
         self.path = str(path)
+        self.reserve = default_reserve(self.path) if reserve is None else reserve
         self._lock = threading.Lock()
+        self._failed_for_space = False
+        """The last write failed because the card is full (cleared by the next write that succeeds)."""
+        self._unsaved_settings: dict[str, str] = {}
+        """Settings not written for want of space (``keep_if_full``): written with the next action saved."""
+        self.exclusive = False
+        """Opened for this program alone: on a full card, where SQLite cannot make the WAL's shared index
+        beside the file (other programs cannot read the journal until the table restarts)."""
         try:
             if self.path != ":memory:":
                 Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+            self._db = self._open(exclusive=False)
         except OSError as error:
             raise JournalError(f"cannot make the directory of the journal {self.path} "
                                f"({error.strerror or error})") from error
         except sqlite3.Error as error:
-            raise JournalError(_unusable(self.path, error)) from error
-        try:
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=FULL")
-            self._db.execute("PRAGMA foreign_keys=ON")
-            self._db.execute("PRAGMA busy_timeout=5000")
-            self._db.executescript(SCHEMA)
-            self._db.executescript(GUARD_SCHEMA)
-            self._db.executescript(DAMAGE_SCHEMA)
-            self._upgrade()
-        except sqlite3.Error as error:
-            self._db.close()
-            raise JournalError(_unusable(self.path, error)) from error
+            free = self.free_bytes()
+            no_room = out_of_space(error) or getattr(error, "sqlite_errorcode", None) == SQLITE_IOERR_SHMSIZE
+            if free is None or not (no_room or free < self.reserve):
+                raise JournalError(_unusable(self.path, error)) from error
+            try:
+                self._db = self._open(exclusive=True)
+            except sqlite3.Error as again:
+                raise JournalError(_unusable(self.path, again, full=True)) from again
+            self.exclusive = True
+            self._failed_for_space = True
 
-    def _upgrade(self) -> None:
+    def _open(self, *, exclusive: bool) -> sqlite3.Connection:
+        """The connection, set up (WAL, synchronous=FULL, the tables); closed again when that fails."""
+        db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        try:
+            if exclusive:
+                db.execute("PRAGMA locking_mode=EXCLUSIVE")
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=FULL")
+            db.execute("PRAGMA foreign_keys=ON")
+            db.execute("PRAGMA busy_timeout=5000")
+            db.execute(f"PRAGMA journal_size_limit={WAL_LIMIT_BYTES}")
+            db.executescript(SCHEMA)
+            db.executescript(GUARD_SCHEMA)
+            db.executescript(DAMAGE_SCHEMA)
+            self._upgrade(db)
+        except sqlite3.Error:
+            db.close()
+            raise
+        return db
+
+    @staticmethod
+    def _upgrade(db: sqlite3.Connection) -> None:
         """Add the columns that a journal written by an older version lacks."""
         for table, column, statement in UPGRADES:
-            present = {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}
+            present = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
             if column not in present:
-                self._db.execute(statement)
+                db.execute(statement)
 
     def close(self) -> None:
         with self._lock:
             try:
                 self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            except sqlite3.Error as error:
+                if not out_of_space(error):
+                    raise
+                # A full card: the WAL stays as it is, and the next open reads it (nothing is lost).
             finally:
                 self._db.close()
 
@@ -251,11 +358,58 @@ class Journal:
         with self._lock:
             return str(self._db.execute(f"PRAGMA {name}").fetchone()[0])
 
+    # --- the card's space ---------------------------------------------------------------------------
+    def free_bytes(self) -> int | None:
+        """Free bytes on the journal's card for this program (None: a journal in memory, or unknown)."""
+        if self.path == ":memory:":
+            return None
+        try:
+            found = os.statvfs(Path(self.path).parent)
+        except OSError:
+            return None
+        return found.f_bavail * found.f_frsize
+
+    def space(self) -> Space:
+        """The card's free space and whether the journal can save new actions now."""
+        free = self.free_bytes()
+        return Space(free, self.reserve, self._failed_for_space or (free is not None and free < self.reserve))
+
+    def _check_reserve(self) -> None:
+        """Refuse a new action while the card's free space is below the reserve.
+
+        Raises:
+            CardFull: it is.
+        """
+        free = self.free_bytes()
+        if free is not None and free < self.reserve:
+            raise CardFull("card_full")
+
+    def _rollback(self) -> None:
+        """Roll back the open transaction, if any: a COMMIT that failed may have ended it already, and a
+        ROLLBACK then would only hide the real error behind "no transaction is active"."""
+        if self._db.in_transaction:
+            self._db.execute("ROLLBACK")
+
+    def _failed(self, error: BaseException) -> BaseException:
+        """The error to raise for a write that failed: :class:`CardFull` when it failed for space."""
+        if out_of_space(error):
+            self._failed_for_space = True
+            return CardFull("card_full")
+        return error
+
     # --- writing ---------------------------------------------------------------------------------
-    def create_game(self, action: NewGame, events: Iterable[Event], at: float, name: str = "") -> int:
+    def create_game(self, action: NewGame, events: Iterable[Event], at: float, name: str = "",
+                    request: tuple[str, int, str, str] | None = None) -> int:
+        """Write a new game's first action; it becomes the current game. ``request`` is (idempotency key,
+        status, answer body, digest) of the request that started it, written in the same transaction.
+
+        Raises:
+            CardFull: the card is full (nothing was written).
+        """
         with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
+            self._check_reserve()
             try:
+                self._db.execute("BEGIN IMMEDIATE")
                 cur = self._db.execute(
                     "INSERT INTO games (name, edition, players, created) VALUES (?, ?, ?, ?)",
                     (name or " · ".join(action.players), action.edition, json.dumps(action.players), at),
@@ -263,53 +417,98 @@ class Journal:
                 game_id = int(cur.lastrowid or 0)
                 self._insert(game_id, 0, action, events, at)
                 self._db.execute("INSERT OR REPLACE INTO settings VALUES ('current_game', ?)", (str(game_id),))
+                if request is not None:
+                    key, status, body, digest = request
+                    self._db.execute("INSERT OR IGNORE INTO requests (key, status, body, at, digest) "
+                                     "VALUES (?, ?, ?, ?, ?)", (key, status, body, at, digest))
                 self._db.execute("COMMIT")
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
+            except BaseException as error:
+                self._rollback()
+                failed = self._failed(error)
+                if failed is error:
+                    raise
+                raise failed from error
+            self._failed_for_space = False
         return game_id
 
     def append(self, game_id: int, seq: int, action: Action, events: Iterable[Event], at: float,
                request: tuple[str, int, str] | tuple[str, int, str, str] | None = None,
-               state: GameState | None = None) -> None:
+               state: GameState | None = None, chronicle: bytes | None = None) -> None:
         """Write one action and its events in one durable transaction.
 
         ``request`` is (idempotency key, status, answer body[, digest of the request]) of the request
         that submitted the action: it is written in the same transaction, so a retried request finds
         its first answer exactly when the action is in the journal. ``state`` is the state the action led to: every
-        :data:`SNAPSHOT_EVERY` actions it is written as a snapshot, in the same transaction.
+        :data:`SNAPSHOT_EVERY` actions it is written as a snapshot, in the same transaction, with ``chronicle``
+        (:meth:`banker.chronicle.Chronicle.to_bytes` after this action) beside it. Every
+        :data:`PRUNE_EVERY` actions the answers older than :data:`REQUESTS_KEPT_S` (by ``at``) are pruned.
+
+        Raises:
+            CardFull: the card's free space is below the reserve, or the write failed for space: nothing
+                was written.
         """
         snapshot = None
         if state is not None and seq % SNAPSHOT_EVERY == 0:
             text = to_snapshot(state)
-            snapshot = (game_id, seq, text, hashlib.sha256(text.encode()).hexdigest())
+            snapshot = (game_id, seq, text, hashlib.sha256(text.encode()).hexdigest(), chronicle)
         with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
+            self._check_reserve()
             try:
+                self._db.execute("BEGIN IMMEDIATE")
                 self._insert(game_id, seq, action, events, at)
                 if snapshot is not None:
-                    self._db.execute("INSERT OR REPLACE INTO snapshots (game_id, seq, state, digest) "
-                                     "VALUES (?, ?, ?, ?)", snapshot)
+                    self._db.execute("INSERT OR REPLACE INTO snapshots (game_id, seq, state, digest, chronicle) "
+                                     "VALUES (?, ?, ?, ?, ?)", snapshot)
+                    self._db.execute("UPDATE snapshots SET chronicle = NULL WHERE game_id = ? AND seq <= ? "
+                                     "AND chronicle IS NOT NULL", (game_id, seq - CHRONICLES_KEPT * SNAPSHOT_EVERY))
                 if request is not None:
                     key, status, body, *digest = request
                     self._db.execute("INSERT INTO requests (key, status, body, at, digest) VALUES (?, ?, ?, ?, ?)",
                                      (key, status, body, at, digest[0] if digest else None))
+                if seq % PRUNE_EVERY == 0:
+                    self._db.execute("DELETE FROM requests WHERE at < ?", (at - REQUESTS_KEPT_S,))
+                for key, value in self._unsaved_settings.items():
+                    self._db.execute("INSERT OR REPLACE INTO settings VALUES (?, ?)", (key, value))
                 self._db.execute("COMMIT")
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
+            except BaseException as error:
+                self._rollback()
+                failed = self._failed(error)
+                if failed is error:
+                    raise
+                raise failed from error
+            self._failed_for_space = False
+            self._unsaved_settings.clear()
 
     def _insert(self, game_id: int, seq: int, action: Action, events: Iterable[Event], at: float) -> None:
+        # Compact JSON, and no "board" event that moves nothing (most actions): a reader finds no moves either way.
+        kept = [e.to_json() for e in events if e.kind != "board" or any(e.params.values())]
         self._db.execute(
             "INSERT INTO actions (game_id, seq, action, events, at) VALUES (?, ?, ?, ?, ?)",
-            (game_id, seq, action.to_line(), json.dumps([e.to_json() for e in events], ensure_ascii=False), at),
+            (game_id, seq, action.to_line(), json.dumps(kept, ensure_ascii=False, separators=(",", ":")), at),
         )
 
     def record_request(self, key: str, status: int, body: str, at: float, digest: str | None = None) -> None:
-        """Remember the answer to a request that moved nothing (a refusal), for its retries."""
+        """Remember the answer to a request, for its retries (pruned with the others after
+        :data:`REQUESTS_KEPT_S`). A refusal is not written here: the session keeps it in memory.
+
+        Raises:
+            CardFull: the write failed for space.
+        """
         with self._lock:
-            self._db.execute("INSERT OR IGNORE INTO requests (key, status, body, at, digest) VALUES (?, ?, ?, ?, ?)",
-                             (key, status, body, at, digest))
+            try:
+                self._db.execute("INSERT OR IGNORE INTO requests (key, status, body, at, digest) "
+                                 "VALUES (?, ?, ?, ?, ?)", (key, status, body, at, digest))
+            except sqlite3.Error as error:
+                failed = self._failed(error)
+                if failed is error:
+                    raise
+                raise failed from error
+
+    def prune_requests(self, before: float) -> int:
+        """Forget the answers given before ``before``; returns how many."""
+        with self._lock:
+            cur = self._db.execute("DELETE FROM requests WHERE at < ?", (before,))
+        return int(cur.rowcount)
 
     def request(self, key: str) -> tuple[int, str] | None:
         """The first answer (status, body) given to the request with this idempotency key."""
@@ -364,7 +563,7 @@ class Journal:
                 self._db.execute("DELETE FROM banker_grants")
                 self._db.execute("COMMIT")
             except BaseException:
-                self._db.execute("ROLLBACK")
+                self._rollback()
                 raise
         return generation
 
@@ -390,7 +589,7 @@ class Journal:
                                          (key, miss.count, miss.until, miss.last))
                 self._db.execute("COMMIT")
             except BaseException:
-                self._db.execute("ROLLBACK")
+                self._rollback()
                 raise
         return answer
 
@@ -424,7 +623,7 @@ class Journal:
                 self._db.execute("INSERT INTO tags (uid, meaning, added) VALUES (?, ?, ?)", (uid, meaning, at))
                 self._db.execute("COMMIT")
             except BaseException:
-                self._db.execute("ROLLBACK")
+                self._rollback()
                 raise
 
     def retag(self, uid: str, meaning: str, previous: str, other: str | None, *, game_id: int, seq: int,
@@ -444,7 +643,7 @@ class Journal:
                                  (game_id, seq, at, "retaught", params))
                 self._db.execute("COMMIT")
             except BaseException:
-                self._db.execute("ROLLBACK")
+                self._rollback()
                 raise
 
     def table_log(self, game_id: int) -> list[TableLogEntry]:
@@ -467,16 +666,38 @@ class Journal:
             self._db.execute("DELETE FROM tags WHERE uid = ?", (uid,))
 
     def set_current(self, game_id: int) -> None:
+        """Make ``game_id`` the current game (nothing is written when it is already: a resume on a full card
+        writes nothing)."""
         self._require(game_id)
+        if self.current_game() == game_id:
+            return
         with self._lock:
             self._db.execute("INSERT OR REPLACE INTO settings VALUES ('current_game', ?)", (str(game_id),))
 
-    def set_setting(self, key: str, value: str) -> None:
+    def set_setting(self, key: str, value: str, *, keep_if_full: bool = False) -> None:
+        """Keep ``value`` under ``key``. ``keep_if_full``: on a full card the value is kept in memory (read back
+        by :meth:`setting`) and written with the next action that is saved, instead of raising.
+
+        Raises:
+            CardFull: the card is full (and not ``keep_if_full``).
+        """
         with self._lock:
-            self._db.execute("INSERT OR REPLACE INTO settings VALUES (?, ?)", (key, value))
+            try:
+                self._db.execute("INSERT OR REPLACE INTO settings VALUES (?, ?)", (key, value))
+            except sqlite3.Error as error:
+                failed = self._failed(error)
+                if failed is error:
+                    raise
+                if not keep_if_full:
+                    raise failed from error
+                self._unsaved_settings[key] = value
+                return
+            self._unsaved_settings.pop(key, None)
 
     def setting(self, key: str) -> str | None:
         with self._lock:
+            if key in self._unsaved_settings:
+                return self._unsaved_settings[key]
             row = self._db.execute("SELECT value FROM settings WHERE key = ?", (key,)).fetchone()
         return None if row is None else str(row[0])
 
@@ -487,10 +708,11 @@ class Journal:
 
     def games(self) -> list[GameInfo]:
         with self._lock:
+            # Each game's last seq from the actions' primary key: no count of every row of the journal.
             rows = self._db.execute(
-                "SELECT g.id, g.name, g.edition, g.players, g.created, COUNT(a.seq) FROM games g "
-                "LEFT JOIN actions a ON a.game_id = g.id GROUP BY g.id ORDER BY g.id"
-            ).fetchall()
+                "SELECT g.id, g.name, g.edition, g.players, g.created, "
+                "COALESCE((SELECT MAX(a.seq) + 1 FROM actions a WHERE a.game_id = g.id), 0) FROM games g "
+                "ORDER BY g.id").fetchall()
         return [GameInfo(r[0], r[1], r[2], tuple(json.loads(r[3])), r[4], r[5]) for r in rows]
 
     def _require(self, game_id: int) -> None:
@@ -517,6 +739,49 @@ class Journal:
         return [(int(seq), bytes(action).decode("utf-8", "replace"), bytes(events).decode("utf-8", "replace"), at)
                 for seq, action, events, at in rows]
 
+    def rows_before(self, game_id: int, before: int | None, limit: int) -> list[tuple[int, str, str, float]]:
+        """At most ``limit`` rows (as :meth:`rows`) before the seq ``before`` (None: from the last one), the newest
+        first: a page of the history, read by the actions' primary key."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT seq, CAST(action AS BLOB), CAST(events AS BLOB), at FROM actions "
+                "WHERE game_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?",
+                (game_id, before if before is not None else 2**62, limit)).fetchall()
+        return [(int(seq), bytes(action).decode("utf-8", "replace"), bytes(events).decode("utf-8", "replace"), at)
+                for seq, action, events, at in rows]
+
+    def game_info(self, game_id: int) -> GameInfo | None:
+        """One game of :meth:`games`, or None."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT g.id, g.name, g.edition, g.players, g.created, "
+                "COALESCE((SELECT MAX(a.seq) + 1 FROM actions a WHERE a.game_id = g.id), 0) FROM games g "
+                "WHERE g.id = ?", (game_id,)).fetchone()
+        return None if row is None else GameInfo(row[0], row[1], row[2], tuple(json.loads(row[3])), row[4], row[5])
+
+    # --- per-game summaries for the records ------------------------------------------------------------
+    def summaries(self) -> dict[int, tuple[int, str]]:
+        """Every kept summary: game id -> (the game's count of rows when it was made, the record's JSON)."""
+        with self._lock:
+            rows = self._db.execute("SELECT game_id, actions, record FROM summaries").fetchall()
+        return {int(r[0]): (int(r[1]), str(r[2])) for r in rows}
+
+    def keep_summary(self, game_id: int, actions: int, record: str) -> None:
+        """Keep ``record`` (:meth:`banker.records.GameRecord.to_json`) of ``game_id`` as of its ``actions`` rows.
+
+        Raises:
+            CardFull: the card is full (nothing is kept; it is made again when it is needed).
+        """
+        with self._lock:
+            try:
+                self._db.execute("INSERT OR REPLACE INTO summaries (game_id, actions, record) VALUES (?, ?, ?)",
+                                 (game_id, actions, record))
+            except sqlite3.Error as error:
+                failed = self._failed(error)
+                if failed is error:
+                    raise
+                raise failed from error
+
     def actions(self, game_id: int) -> Iterator[Action]:
         for line in self.action_lines(game_id):
             yield parse_action(line)
@@ -526,31 +791,50 @@ class Journal:
 
         A row that cannot be read or replayed (a damaged disk, a hand-edited file) does not stop the
         table: it and the rows after it are set aside (kept in ``damaged_actions``, see :meth:`damage`)
-        and the game goes on from the action before it.
+        and the game goes on from the action before it. From a snapshot only the rows after it are read
+        (a start does not scan the whole game); a row after it that does not replay sends the load to the
+        full replay, which finds the damage.
 
         Raises:
             UnknownName: no such game.
             GameLost: the game's first row (its new_game) is the damaged one: nothing can be restored.
         """
+        return self._load(game_id, with_chronicle=False)[0]
+
+    def load_with_chronicle(self, game_id: int) -> tuple[GameState, Chronicle]:
+        """:meth:`load`, and the game's chronicle (:mod:`banker.chronicle`): from the snapshot's chronicle and the
+        rows after it, or (a journal written before chronicles were kept) from a replay of the whole game.
+
+        Raises:
+            UnknownName: no such game.
+            GameLost: the game's first row is damaged.
+        """
+        state, chronicle = self._load(game_id, with_chronicle=True)
+        assert chronicle is not None
+        return state, chronicle
+
+    def _load(self, game_id: int, *, with_chronicle: bool) -> tuple[GameState, Chronicle | None]:
         self._require(game_id)
-        self._set_aside_unreadable(game_id)
         with self._lock:
             last = self._db.execute("SELECT MAX(seq) FROM actions WHERE game_id = ?", (game_id,)).fetchone()[0]
             snapshots = [] if last is None else self._db.execute(
-                "SELECT seq, state, digest FROM snapshots WHERE game_id = ? AND seq <= ? ORDER BY seq DESC LIMIT 3",
-                (game_id, last - UNDO_DEPTH)).fetchall()
+                "SELECT seq, state, digest, chronicle FROM snapshots WHERE game_id = ? AND seq <= ? "
+                "ORDER BY seq DESC LIMIT 3", (game_id, last - UNDO_DEPTH)).fetchall()
         # The newest first; an older one when undos after the newest reach back before it.
-        for seq, text, digest in snapshots:
-            state = self._from_snapshot(game_id, seq, text, digest)
-            if state is not None and state.seq == last:
-                return state
+        for seq, text, digest, kept in snapshots:
+            if with_chronicle and kept is None:
+                continue
+            found = self._from_snapshot(game_id, seq, text, digest, bytes(kept) if with_chronicle else None)
+            if found is not None and found[0].seq == last:
+                return found
+        self._set_aside_unreadable(game_id)
         try:
-            return self.replay(game_id)
+            return self._replay(game_id, with_chronicle)
         except DamagedRow as damaged:
             self._set_aside(game_id, damaged.seq, damaged.error)
             if damaged.state is None:
                 raise GameLost(game_id) from damaged
-            return damaged.state
+            return damaged.state, damaged.chronicle
 
     def _set_aside_unreadable(self, game_id: int) -> None:
         """Set aside the rows from the first one that is not an action's JSON, or is out of sequence."""
@@ -585,7 +869,7 @@ class Journal:
                 self._db.execute("DELETE FROM snapshots WHERE game_id = ? AND seq >= ?", (game_id, seq))
                 self._db.execute("COMMIT")
             except BaseException:
-                self._db.execute("ROLLBACK")
+                self._rollback()
                 raise
 
     def damage(self, game_id: int | None) -> Damage | None:
@@ -608,25 +892,34 @@ class Journal:
             key, params = "journal_row_unreadable", {}
         return Damage(game_id, int(row[1]), int(row[2]), key, params, float(row[0]))
 
-    def _from_snapshot(self, game_id: int, seq: int, text: str, digest: str) -> GameState | None:
-        """The current state from the snapshot taken at ``seq``; None if that does not work out."""
+    def _from_snapshot(self, game_id: int, seq: int, text: str, digest: str, kept: bytes | None
+                       ) -> tuple[GameState, Chronicle | None] | None:
+        """The current state (and, from ``kept``, the chronicle) from the snapshot taken at ``seq``; None if that
+        does not work out."""
         if hashlib.sha256(text.encode()).hexdigest() != digest:
             return None
         with self._lock:
-            rows = self._db.execute(
-                "SELECT seq, action FROM actions WHERE game_id = ? AND (seq = 0 OR seq > ?) ORDER BY seq",
-                (game_id, seq)).fetchall()
+            # Two reads by the primary key (an OR of both would read every row of the game).
+            rows = self._db.execute("SELECT seq, action, at FROM actions WHERE game_id = ? AND seq = 0",
+                                    (game_id,)).fetchall()
+            rows += self._db.execute("SELECT seq, action, at FROM actions WHERE game_id = ? AND seq > ? ORDER BY seq",
+                                     (game_id, seq)).fetchall()
         try:
             start, _ = apply(None, parse_action(rows[0][1]))
             state = from_snapshot(text, start)
+            chronicle = Chronicle.from_bytes(kept) if kept is not None else None
             if rows[0][0] != 0 or state.seq != seq:
                 return None
-            for _, line in rows[1:]:
-                state, _ = apply(state, parse_action(line))
+            for _, line, at in rows[1:]:
+                action = parse_action(line)
+                after, events = apply(state, action)
+                if chronicle is not None:
+                    chronicle.fold(state, action, after, events, float(at))
+                state = after
         except (ValueError, IndexError, BankerError):
             # An undo reaching back before the snapshot, or a snapshot of something else: not this one.
             return None
-        return state
+        return state, chronicle
 
     def replay(self, game_id: int) -> GameState:
         """Replay a saved game from its first action to its current state (no snapshot used).
@@ -634,18 +927,29 @@ class Journal:
         Raises:
             DamagedRow: a row that cannot be read or replayed (with the state before it).
         """
+        return self._replay(game_id, False)[0]
+
+    def _replay(self, game_id: int, with_chronicle: bool) -> tuple[GameState, Chronicle | None]:
         state: GameState | None = None
+        chronicle: Chronicle | None = None
         with self._lock:
-            rows = self._db.execute("SELECT seq, CAST(action AS BLOB) FROM actions WHERE game_id = ? ORDER BY seq",
+            rows = self._db.execute("SELECT seq, CAST(action AS BLOB), at FROM actions WHERE game_id = ? ORDER BY seq",
                                     (game_id,)).fetchall()
-        for seq, raw in rows:
+        for seq, raw, at in rows:
             try:
-                state, _ = apply(state, parse_action(bytes(raw)))
+                action = parse_action(bytes(raw))
+                after, events = apply(state, action)
             except BankerError as error:
-                raise DamagedRow(seq, error, state) from error
+                raise DamagedRow(seq, error, state, chronicle) from error
+            if with_chronicle:
+                if chronicle is None or state is None:
+                    chronicle = Chronicle.start(after, float(at), events)
+                else:
+                    chronicle.fold(state, action, after, events, float(at))
+            state = after
         if state is None:  # pragma: no cover - a game row always has its new_game row
             raise UnknownName("unknown_game", game=game_id)
-        return state
+        return state, chronicle
 
     def export_script(self, game_id: int) -> str:
         """The game as the JSON-lines script of ``banker replay``."""

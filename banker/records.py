@@ -8,12 +8,14 @@ the engine's own undo chain tells. :func:`family_records` puts the games togethe
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from banker.actions import Action, Undo, parse_action
+from banker.chronicle import Chronicle
 from banker.engine import apply
 from banker.errors import BankerError
 from banker.ledger import Event
@@ -26,6 +28,7 @@ if TYPE_CHECKING:
 
 LANDED_SHOWN = 5
 """How many of the most-landed deeds the records name."""
+SUMMARY_FORMAT = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,10 +85,44 @@ class GameRecord:
     richest: Moment
     landings: tuple[tuple[str, int], ...]
     """Deed id and how often its rent was charged, in board order."""
+    hidden: bool = False
+    """Played under hidden balances: while it goes on, its figures tell the players' net worth."""
 
     @property
     def seconds(self) -> float:
         return max(0.0, self.last - self.started)
+
+    def to_json(self) -> str:
+        """The record as the journal keeps it (a per-game summary)."""
+        richest = self.richest
+        return json.dumps({"format": SUMMARY_FORMAT, "id": self.id, "name": self.name, "edition": self.edition,
+                           "players": list(self.players), "started": self.started, "last": self.last,
+                           "ended": self.ended, "winner": self.winner, "leader": self.leader,
+                           "actions": self.actions, "turns": self.turns,
+                           "richest": [richest.player, richest.amount, richest.game, richest.game_name,
+                                       richest.edition, richest.at],
+                           "landings": [list(item) for item in self.landings], "hidden": self.hidden},
+                          ensure_ascii=False, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text: str) -> GameRecord:
+        """A record :meth:`to_json` wrote. Raises ``ValueError`` on one it cannot read."""
+        try:
+            data = json.loads(text)
+            if not isinstance(data, dict) or data.get("format") != SUMMARY_FORMAT:
+                raise ValueError("unknown summary format")
+            player, amount, game, game_name, edition, at = data["richest"]
+            return cls(id=int(data["id"]), name=str(data["name"]), edition=str(data["edition"]),
+                       players=tuple(str(p) for p in data["players"]), started=float(data["started"]),
+                       last=float(data["last"]), ended=bool(data["ended"]),
+                       winner=None if data["winner"] is None else str(data["winner"]),
+                       leader=None if data["leader"] is None else str(data["leader"]),
+                       actions=int(data["actions"]), turns=int(data["turns"]),
+                       richest=Moment(str(player), int(amount), int(game), str(game_name), str(edition), float(at)),
+                       landings=tuple((str(deed), int(count)) for deed, count in data["landings"]),
+                       hidden=bool(data["hidden"]))
+        except (KeyError, TypeError, ValueError) as error:
+            raise ValueError(f"unreadable summary: {error}") from error
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,7 +208,25 @@ def game_record(game: SavedGame) -> GameRecord | None:
         started=first_at, last=last, ended=state.ended, winner=winner,
         leader=winner if state.ended else (scores[0].player if scores else None),
         actions=len(links), turns=turns, richest=richest,
-        landings=tuple((p.id, landings[p.id]) for p in state.edition.properties if landings[p.id]))
+        landings=tuple((p.id, landings[p.id]) for p in state.edition.properties if landings[p.id]),
+        hidden=state.rules.hidden_balances != "off")
+
+
+def chronicle_record(chronicle: Chronicle, state: GameState, game_id: int, name: str) -> GameRecord:
+    """The record of the game ``game_id`` (called ``name``) from its kept figures: the same as
+    :func:`game_record` reads from a replay of it, in time that does not depend on its length."""
+    peak = chronicle.peak
+    richest = Moment(state.players[peak.seat].name, peak.amount, game_id, name, state.edition.id, peak.at)
+    winner = state.winner if state.ended else None
+    scores = final_scores(state)
+    return GameRecord(
+        id=game_id, name=name, edition=state.edition.id, players=tuple(p.name for p in state.players),
+        started=chronicle.started, last=chronicle.last, ended=state.ended, winner=winner,
+        leader=winner if state.ended else (scores[0].player if scores else None),
+        actions=chronicle.count, turns=chronicle.turns, richest=richest,
+        landings=tuple((p.id, count) for p, count in zip(state.edition.properties, chronicle.landings, strict=True)
+                       if count),
+        hidden=state.rules.hidden_balances != "off")
 
 
 def family_records(games: Iterable[GameRecord]) -> Records:

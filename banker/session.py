@@ -7,22 +7,26 @@ snapshot, without waiting.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import math
 import random
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import replace
 
 from banker.actions import Action, NewGame, Undo
 from banker.board import board_event
+from banker.chronicle import Chronicle
 from banker.edition import load_edition
 from banker.engine import apply, trim_history, undo_depth
-from banker.errors import AskAgain, BadInput, BankerError, IllegalAction
-from banker.journal import UNDO_DEPTH, GameLost, Journal
+from banker.errors import AskAgain, BadInput, BankerError, CardFull, IllegalAction
+from banker.journal import SNAPSHOT_EVERY, UNDO_DEPTH, GameLost, Journal
 from banker.ledger import Event
+from banker.records import GameRecord, chronicle_record
 from banker.rules import Rules
 from banker.state import GameState
 
@@ -44,6 +48,10 @@ second purchase of a deed by themselves."""
 RECENT_ROWS = 64
 """How many of the journal's last actions the repeat guard reads (far more than a table makes in
 :data:`AGAIN_S`)."""
+REFUSALS_KEPT = 2000
+"""How many refusals the session remembers (in memory, the oldest forgotten first) for their retries: a refusal
+moved nothing, so it is not written to the card, and a phone that sends refused requests all evening does
+not fill it."""
 
 
 def earlier_amount(events: str, player: str | None) -> int:
@@ -72,6 +80,11 @@ class Session:
         self._subscribers: list[Subscriber] = []
         self._depth = 0
         """Length of the current state's undo chain."""
+        self._refusals: OrderedDict[str, tuple[int, str, str]] = OrderedDict()
+        """The first answers of refused requests by idempotency key: (status, body, digest of the request)."""
+        self._chronicle: Chronicle | None = None
+        """The current game's figures for the pages (:mod:`banker.chronicle`), kept as it goes on; None when it
+        must be read from the journal again."""
 
     @classmethod
     def resume(cls, journal: Journal, game_id: int | None = None, **kwargs: object) -> Session:
@@ -80,7 +93,7 @@ class Session:
         target = game_id if game_id is not None else journal.current_game()
         if target is not None:
             try:
-                session._state = journal.load(target)
+                session._state, session._chronicle = journal.load_with_chronicle(target)
             except GameLost:
                 # Nothing of it can be restored (journal.damage says so): the table starts without a game.
                 return session
@@ -125,8 +138,8 @@ class Session:
         """
         with self._lock:
             state, events, action = self._apply(action)
-            self._journal(state, events, action, None)
-            state = self._publish(state, events, action)
+            kept = self._journal(state, events, action, None)
+            state = self._publish(state, events, action, kept)
         return state, events
 
     def preview(self, action: Action) -> tuple[GameState, tuple[Event, ...]]:
@@ -154,18 +167,38 @@ class Session:
         return state, (*events, board_event(self._state, state, action)), action
 
     def _journal(self, state: GameState, events: tuple[Event, ...], action: Action,
-                 request: tuple[str, int, str, str] | None) -> None:
+                 request: tuple[str, int, str, str] | None) -> tuple[float, Chronicle | None]:
+        """Write the action; (when, and the chronicle after it when one was made for a new game or a snapshot)."""
         at = self._clock()
         if isinstance(action, NewGame):
-            self._game_id = self.journal.create_game(action, events, at)
-            if request is not None:
-                self.journal.record_request(*request[:3], at, request[3])
-        else:
-            assert self._game_id is not None
-            self.journal.append(self._game_id, state.seq, action, events, at, request, state)
+            left = self._summary()
+            self._game_id = self.journal.create_game(action, events, at, request=request)
+            self._keep(left)
+            return at, Chronicle.start(state, at, events)
+        assert self._game_id is not None
+        folded = None
+        if state.seq % SNAPSHOT_EVERY == 0 and self._chronicle is not None:
+            folded = self._chronicle.copy()
+            try:
+                folded.fold(self._state, action, state, events, at)
+            except ValueError:
+                folded = None
+        self.journal.append(self._game_id, state.seq, action, events, at, request, state,
+                            chronicle=folded.to_bytes() if folded is not None else None)
+        return at, folded
 
-    def _publish(self, state: GameState, events: tuple[Event, ...], action: Action) -> GameState:
-        """Swap the state in and tell the subscribers (who must only enqueue: they run under the lock)."""
+    def _publish(self, state: GameState, events: tuple[Event, ...], action: Action,
+                 kept: tuple[float, Chronicle | None]) -> GameState:
+        """Swap the state in, fold the action into the chronicle and tell the subscribers (who must only
+        enqueue: they run under the lock)."""
+        at, folded = kept
+        if folded is not None:
+            self._chronicle = folded
+        elif self._chronicle is not None:
+            try:
+                self._chronicle.fold(self._state, action, state, events, at)
+            except ValueError:
+                self._chronicle = None  # read from the journal again when a page asks for it
         if isinstance(action, NewGame):
             self._depth = 0
         elif isinstance(action, Undo):
@@ -175,6 +208,8 @@ class Session:
             if self._depth > UNDO_KEPT:
                 state = trim_history(state, UNDO_DEPTH)
                 self._depth = UNDO_DEPTH
+                if self._chronicle is not None:
+                    self._chronicle.trim(UNDO_DEPTH)
         self._state = state
         for callback in list(self._subscribers):
             callback(state, events, action)
@@ -227,9 +262,14 @@ class Session:
         """Submit ``action`` at most once for the idempotency ``key``: (status, body, replayed).
 
         The first request applies the action and answers ``respond(state, events)``, journaled with
-        the action in one transaction; a refusal answers ``refuse(error)`` and is remembered too.
+        the action in one transaction; a refusal answers ``refuse(error)`` and is remembered too, in memory
+        (the last :data:`REFUSALS_KEPT`; after a restart the request is judged again).
         Every later request with the same key gets that first answer and changes nothing; one with the
         same key and another action is refused (``idempotency_key_reused``) and not remembered.
+
+        When the action cannot be saved (:class:`banker.errors.CardFull`: the card is full) it answers
+        ``refuse`` with that error, nothing changed and nothing remembered: the same request goes through
+        once there is room.
 
         The same money-taking action sent again within :data:`AGAIN_S` (see :meth:`repeated`) is not
         applied unless ``again``: it answers ``refuse(AskAgain)``, not remembered, so the same request
@@ -237,7 +277,7 @@ class Session:
         """
         digest = hashlib.sha256(action.to_line().encode()).hexdigest()
         with self._lock:
-            first = self.journal.request_with_digest(key)
+            first = self._refusals.get(key) or self.journal.request_with_digest(key)
             if first is not None:
                 if first[2] is not None and first[2] != digest:
                     status, body = refuse(BadInput("idempotency_key_reused"))
@@ -247,21 +287,68 @@ class Session:
                 state, events, action = self._apply(action)
             except BankerError as error:
                 status, body = refuse(error)
-                self.journal.record_request(key, status, body, self._clock(), digest)
+                self._refusals[key] = (status, body, digest)
+                while len(self._refusals) > REFUSALS_KEPT:
+                    self._refusals.popitem(last=False)
                 return status, body, False
             question = None if again else self.repeated(action)
             if question is not None:
                 status, body = refuse(question)
                 return status, body, False
             status, body = respond(state, events)
-            self._journal(state, events, action, (key, status, body, digest))
-            self._publish(state, events, action)
+            try:
+                kept = self._journal(state, events, action, (key, status, body, digest))
+            except CardFull as full:
+                status, body = refuse(full)
+                return status, body, False
+            self._publish(state, events, action, kept)
         return status, body, False
 
     def switch(self, game_id: int) -> GameState:
         with self._lock:
-            state = self.journal.load(game_id)
+            left = self._summary()
+            state, chronicle = self.journal.load_with_chronicle(game_id)
             self.journal.set_current(game_id)
-            self._state, self._game_id = state, game_id
+            self._state, self._game_id, self._chronicle = state, game_id, chronicle
             self._depth = undo_depth(state)
+            self._keep(left)
         return state
+
+    # --- the current game's figures -----------------------------------------------------------------------
+    def chronicle(self) -> tuple[GameState, Chronicle] | None:
+        """The current state and a copy of its chronicle (None without a game): what the pages of the whole
+        game read, in time that does not depend on its length."""
+        with self._lock:
+            state, game_id = self._state, self._game_id
+            if state is None or game_id is None:
+                return None
+            if self._chronicle is None:
+                # It lost track (an undo it had nothing to take back for): read it from the journal again.
+                self._state, self._chronicle = self.journal.load_with_chronicle(game_id)
+                self._depth = undo_depth(self._state)
+                state = self._state
+            return state, self._chronicle.copy()
+
+    def record(self) -> GameRecord | None:
+        """The records' summary of the current game, from its chronicle."""
+        found = self.chronicle()
+        info = self.journal.game_info(self._game_id) if self._game_id is not None else None
+        if found is None or info is None:
+            return None
+        return chronicle_record(found[1], found[0], info.id, info.name)
+
+    def _summary(self) -> tuple[int, int, str] | None:
+        """The current game's summary to keep when the session leaves it: (game, its rows, the record)."""
+        state, game_id, chronicle = self._state, self._game_id, self._chronicle
+        if state is None or game_id is None or chronicle is None:
+            return None
+        info = self.journal.game_info(game_id)
+        if info is None:
+            return None
+        return game_id, info.actions, chronicle_record(chronicle, state, game_id, info.name).to_json()
+
+    def _keep(self, summary: tuple[int, int, str] | None) -> None:
+        if summary is None:
+            return
+        with contextlib.suppress(CardFull):  # else made again from the game's rows when the records need it
+            self.journal.keep_summary(*summary)

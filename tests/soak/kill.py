@@ -165,8 +165,8 @@ def check_dead(journal_path: Path, record: Record) -> None:
         raise LostAction("the snapshot load differs from the replay of the journal")
     answers = requests_of(journal_path)
     for sent in record.sent:
-        if sent.status is None:
-            continue
+        if sent.status is None or sent.status >= 300:
+            continue  # a refusal moved nothing and is remembered in memory only
         first = answers.get(sent.journal_key)
         if first is None:
             raise LostAction(f"acknowledged {sent.action} ({sent.status}) is not in the journal")
