@@ -17,10 +17,11 @@ from flask_wtf.csrf import CSRFError, CSRFProtect
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response as BaseResponse
 
-from banker.errors import BankerError
+from banker.errors import BankerError, CardFull
+from banker.journal import out_of_space
 from banker.messages import LANGUAGES
 from banker.session import Session
-from webui import guard, texts
+from webui import guard, limits, texts
 from webui.auth import Approvals, Limiter, NotAllowed
 from webui.core import RequestCache, Services, error_body, error_status
 from webui.join import JoinCodes
@@ -36,7 +37,7 @@ log = logging.getLogger(__name__)
 
 def secret_key(data_dir: str | None) -> bytes:
     """The cookie-signing key, kept in ``data_dir`` (created 0600 on first run) so phones stay
-    joined across a restart; a fresh one per run without a data directory."""
+    joined across a restart; a fresh one per run without a data directory, or on a full card."""
     if not data_dir:
         return secrets.token_bytes(32)
     path = Path(data_dir) / SECRET_FILE
@@ -49,8 +50,15 @@ def secret_key(data_dir: str | None) -> bytes:
             return key
         fd = os.open(path, os.O_WRONLY | os.O_TRUNC, 0o600)
     key = secrets.token_bytes(32)
-    with os.fdopen(fd, "wb") as handle:
-        handle.write(key)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(key)
+    except OSError as error:
+        if not out_of_space(error):
+            raise
+        # A full card: the key holds for this run (phones join again after a restart) and is kept once there is room.
+        path.unlink(missing_ok=True)
+        log.warning("the card is full: the phone page's key %s is not kept", path)
     return key
 
 
@@ -83,6 +91,7 @@ def create_app(session: Session, table: TablePort | None = None, config: dict[st
     app.json.sort_keys = False  # type: ignore[attr-defined]
     language = app.config["LANGUAGE"] if app.config["LANGUAGE"] in LANGUAGES else "en"
     guard.install(app)  # before CSRFProtect: a request under a foreign name is refused first
+    limits.install(app)  # then a phone past its rate or with too many heavy reads running
     CSRFProtect(app)
     app.extensions["banker"] = services = Services(
         session=session,
@@ -159,6 +168,10 @@ def register_errors(app: Flask) -> None:
 
     @app.errorhandler(Exception)
     def crash(error: Exception) -> BaseResponse:
+        if out_of_space(error):
+            # A write of the table's own (a setting, a counter) on a full card: it says so, as an action does.
+            full = CardFull("card_full")
+            return answer(error_status(full), full.key, full.translated(lang()))
         # The details go to the program's log, never to the phone.
         log.error("request %s %s failed: %s", request.method, request.path, type(error).__name__,
                   exc_info=error)

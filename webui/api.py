@@ -13,7 +13,6 @@ from banker.actions import ACTION_TYPES, ProposeTrade, parse_action, parse_objec
 from banker.errors import BadInput, IllegalAction
 from banker.export import state_to_json
 from banker.messages import LANGUAGES
-from banker.scores import net_worth_series
 from webui import views
 from webui.auth import NotAllowed, Phone, phone_id, pin_is_set, set_pin, valid_pin
 from webui.core import become_banker, error_body, idempotency_key, lang, phone, services, stop_being_banker, submit
@@ -112,8 +111,29 @@ def state() -> Response:
 
 @api.get("/history")
 def history() -> Response:
+    """A page of the game's actions, the newest first: ``?before=SEQ`` (the actions before that one; default: from
+    the latest) and ``?limit=N`` (default 50, at most 200); ``before`` in the answer asks for the next page (null:
+    none is left)."""
     who = joined()
-    return jsonify({"game": services().session.game_id, "rows": views.history_rows(who.lang, views.viewer_of(who))})
+    before = whole_number("before", None)
+    limit = whole_number("limit", views.HISTORY_PAGE)
+    rows = views.history_rows(who.lang, views.viewer_of(who), before, limit if limit is not None else 0)
+    more = rows[-1]["seq"] if rows and rows[-1]["seq"] > 0 else None
+    return jsonify({"game": services().session.game_id, "rows": rows, "before": more})
+
+
+def whole_number(name: str, default: int | None) -> int | None:
+    """The query parameter ``name`` as a whole number (plain ASCII digits).
+
+    Raises:
+        BadInput: it is given and is not one.
+    """
+    raw = request.args.get(name)
+    if raw is None:
+        return default
+    if not raw.isascii() or not raw.isdigit() or len(raw) > 12:
+        raise BadInput("bad_field", action="history", field=name, value=json.dumps(raw), expected="a whole number")
+    return int(raw)
 
 
 @api.get("/scores")
@@ -124,9 +144,10 @@ def scores() -> Response:
     if current is None or game_id is None:
         raise IllegalAction("no_game")
     viewer = views.viewer_of(who)
+    found = svc.session.chronicle()
+    series = found[1].series(found[0]) if found is not None else []
     return jsonify({"scores": views.standings(current, viewer),
-                    "series": balances.worth_series(current, net_worth_series(svc.session.journal.actions(game_id)),
-                                                    viewer)})
+                    "series": balances.worth_series(current, series, viewer)})
 
 
 @api.get("/advice")

@@ -21,7 +21,7 @@ from banker import balances
 from banker import offer as offering
 from banker.actions import ACTION_TYPES, Action, NewGame, parse_action
 from banker.board import moves_of
-from banker.errors import AskAgain, BadInput, BankerError, IllegalAction
+from banker.errors import AskAgain, BadInput, BankerError, CardFull, IllegalAction
 from banker.ledger import Event
 from banker.session import Session
 from banker.speech import say
@@ -170,7 +170,13 @@ def idempotency_key(form: MultiDict[str, str] | None = None) -> str:
     return f"{phone_id()}:{key}"
 
 
+CARD_FULL_STATUS = 507
+"""HTTP's Insufficient Storage: the table's card is full and nothing was saved (docs/phone.md)."""
+
+
 def error_status(error: BankerError) -> int:
+    if isinstance(error, CardFull):
+        return CARD_FULL_STATUS
     return 409 if isinstance(error, IllegalAction) else 422
 
 

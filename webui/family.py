@@ -6,9 +6,11 @@ The phone's screen settings (large text, the simple view) are kept in its cookie
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,10 +20,13 @@ from werkzeug.wrappers import Response as BaseResponse
 from banker import balances
 from banker import records as family
 from banker.actions import Bid
+from banker.chronicle import Chronicle
 from banker.edition import load_edition
-from banker.journal import Journal
+from banker.errors import CardFull
+from banker.journal import GameInfo, Journal
 from banker.ledger import Event
 from banker.now import what_matters
+from banker.session import Session
 from banker.state import GameState
 from webui import views
 from webui.chart import wins_chart
@@ -30,8 +35,6 @@ from webui.texts import text
 
 family_pages = Blueprint("family", __name__)
 
-RECENT_ROWS = 200
-"""How many of the game's last actions are searched for this phone's player's last payment."""
 SETTINGS = ("large", "simple")
 """The screen settings a phone keeps in its cookie."""
 
@@ -70,44 +73,21 @@ class Payment:
 
 
 def last_payment(state: GameState | None, game_id: int | None, journal: Journal, player: str | None,
-                 language: str) -> Payment | None:
-    """The latest payment to or from ``player`` in the game's journal, leaving out what an undo took back.
-
-    The game's last :data:`RECENT_ROWS` actions are searched first, then (a long while without one) the
-    whole game; an undo's target is found from the game's start."""
-    if state is None or game_id is None or not player or player not in state.seats:
+                 language: str, chronicle: Chronicle | None = None) -> Payment | None:
+    """The latest payment to or from ``player`` in the game's journal, leaving out what an undo took back:
+    the game's kept figures (``chronicle``) know which action it was, and only that row is read."""
+    if state is None or game_id is None or not player or player not in state.seats or chronicle is None:
         return None
-    since = max(0, state.seq - RECENT_ROWS + 1)
-    rows = journal.rows(game_id, since)
-    everything = journal.rows(game_id, 0) if since and any(is_undo(row[1]) for row in rows) else None
-    found = payment_in(rows, undone_in(everything or rows), state, player, language)
-    if found is None and since:
-        everything = everything or journal.rows(game_id, 0)
-        found = payment_in(everything, undone_in(everything), state, player, language)
-    return found
+    seq = chronicle.paid.get(state.seat(player))
+    if seq is None:
+        return None
+    return payment_in(journal.rows_before(game_id, seq + 1, 1), state, player, language)
 
 
-def is_undo(action_text: str) -> bool:
-    if '"undo"' not in action_text:  # nearly every row: no need to read it
-        return False
-    try:
-        action = json.loads(action_text)
-    except ValueError:
-        return False
-    return isinstance(action, dict) and action.get("action") == "undo"
-
-
-def undone_in(rows: list[tuple[int, str, str, float]]) -> set[int]:
-    """What the undos among ``rows`` (the game's rows from its start) took back."""
-    return views.undone_seqs(rows) if any(is_undo(row[1]) for row in rows) else set()
-
-
-def payment_in(rows: list[tuple[int, str, str, float]], undone: set[int], state: GameState, player: str,
+def payment_in(rows: list[tuple[int, str, str, float]], state: GameState, player: str,
                language: str) -> Payment | None:
-    """The latest payment to or from ``player`` in ``rows`` that is not ``undone`` (nor an undo)."""
-    for seq, action_text, events_text, _at in reversed(rows):
-        if seq in undone or is_undo(action_text):
-            continue
+    """The latest payment to or from ``player`` in ``rows``."""
+    for seq, _action_text, events_text, _at in reversed(rows):
         try:
             events = json.loads(events_text)
         except ValueError:
@@ -142,7 +122,10 @@ def my_last_payment() -> Payment | None:
     svc = services()
     if who is None or who.player is None:
         return None
-    return last_payment(svc.session.state, svc.session.game_id, svc.session.journal, who.player, who.lang)
+    found = svc.session.chronicle()
+    if found is None:
+        return None
+    return last_payment(found[0], svc.session.game_id, svc.session.journal, who.player, who.lang, found[1])
 
 
 # --- the simple view ----------------------------------------------------------------------------------------
@@ -180,39 +163,60 @@ def simple() -> BaseResponse | str:
 # --- the family's records -----------------------------------------------------------------------------------
 
 class RecordsCache:
-    """Each saved game's record, kept while the game has the same number of actions (a finished game is
-    replayed once)."""
+    """Each saved game's record as its kept summary says (:meth:`Journal.summaries`), read once while the game
+    has the same number of rows; a game without one is replayed once and its summary kept. The current game's
+    comes from its chronicle (:meth:`Session.record`)."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._records: dict[int, tuple[int, family.GameRecord | None]] = {}
 
-    def records(self, journal: Journal, leave_out: int | None = None) -> family.Records:
-        """The records of every saved game but ``leave_out`` (a game whose figures this phone may not see)."""
+    def records(self, session: Session, leave_out: Callable[[family.GameRecord], bool]) -> family.Records:
+        """The records of every saved game but those ``leave_out`` names (whose figures this phone may not see)."""
+        journal = session.journal
+        current = session.record()
+        kept: dict[int, tuple[int, str]] | None = None
         found = []
         for info in journal.games():
-            if info.id == leave_out:
-                continue
-            with self._lock:
-                kept = self._records.get(info.id)
-            if kept is None or kept[0] != info.actions:
-                record = family.game_record(family.saved_game(journal, info))
-                kept = (info.actions, record)
+            record: family.GameRecord | None
+            if current is not None and info.id == current.id:
+                record = current
+            else:
                 with self._lock:
-                    self._records[info.id] = kept
-            if kept[1] is not None:
-                found.append(kept[1])
+                    cached = self._records.get(info.id)
+                if cached is not None and cached[0] == info.actions:
+                    record = cached[1]
+                else:
+                    if kept is None:
+                        kept = journal.summaries()
+                    record = self._summary(journal, info, kept.get(info.id))
+                    with self._lock:
+                        self._records[info.id] = (info.actions, record)
+            if record is not None and not leave_out(record):
+                found.append(record)
         return family.family_records(found)
+
+    @staticmethod
+    def _summary(journal: Journal, info: GameInfo, kept: tuple[int, str] | None) -> family.GameRecord | None:
+        if kept is not None and kept[0] == info.actions:
+            try:
+                return family.GameRecord.from_json(kept[1])
+            except ValueError:
+                pass  # made again below
+        record = family.game_record(family.saved_game(journal, info))
+        if record is not None:
+            with contextlib.suppress(CardFull):  # else made again the next time
+                journal.keep_summary(info.id, info.actions, record.to_json())
+        return record
 
 
 def family_records() -> family.Records:
-    """The records as this phone may read them: under hidden balances the game being played counts once it
-    is over (its richest moment and its leader would tell the others' net worth), except for the banker."""
+    """The records as this phone may read them: under hidden balances a game that goes on counts once it is over
+    (its richest moment and its leader would tell the others' net worth), except for the banker."""
     cache: RecordsCache = current_app.extensions["banker_records"]
     session = services().session
-    state = session.state
-    hidden = state is not None and not balances.sees_all(state, views.viewer_of(phone()))
-    return cache.records(session.journal, session.game_id if hidden else None)
+    banker = views.viewer_of(phone()).banker
+    return cache.records(session, lambda record: record.hidden and not record.ended and not banker)
 
 
 def when(at: float) -> str:

@@ -34,7 +34,7 @@ def new_join_code(journal: Journal) -> str:
     while code == old:
         code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
     assert code is not None
-    journal.set_setting(CODE_SETTING, code)
+    journal.set_setting(CODE_SETTING, code, keep_if_full=True)  # on a full card the table still lets phones in
     return code
 
 

@@ -11,6 +11,7 @@ from typing import Any, Union
 
 from banker.actions import ACTION_TYPES, Action, Bundle
 from banker.session import AGAIN_S, ASKS_AGAIN
+from webui.limits import HEAVY_PATHS
 
 BUNDLE_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -198,8 +199,6 @@ def document() -> dict[str, Any]:
                 "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
     no_game = {"description": "No game is in progress",
                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
-    too_many = {"description": "Too many wrong tries: wait the seconds the message says",
-                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
     gone = {"description": "Not an answer: accept, refuse or cancel",
             "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
     errors = {
@@ -297,19 +296,33 @@ def document() -> dict[str, Any]:
              "schema": {"enum": ["accept", "refuse", "cancel"]}}],
         "responses": {**json_ok, **errors, "404": gone}}}
     paths["/api/join"] = {"post": {"operationId": "join", "summary": "Pick a player or watch",
-                                   "responses": {**json_ok, **errors, "429": too_many}}}
+                                   "responses": {**json_ok, **errors}}}
     paths["/api/banker"] = {"post": {"operationId": "banker", "summary": "Become the banker with the PIN, or ask "
                                      "the table", "parameters": headers,
-                                     "responses": {**json_ok, **errors, "429": too_many}}}
+                                     "responses": {**json_ok, **errors}}}
     paths["/api/banker/pin"] = {"post": {"operationId": "banker_pin", "summary": "Set the banker PIN (the banker, "
                                          "or the first phone while none is set)", "parameters": headers,
                                          "responses": {**json_ok, **errors}}}
     wrong_host = {"description": "The Host header is not one of the table's names or addresses (a page elsewhere "
                                   "whose name points at the table); nothing is read or done",
                   "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
-    for operations in paths.values():
-        for operation in operations.values():
+    too_fast = {"description": "Too many wrong tries (wait the seconds the message says), or this phone sends too "
+                               "many requests at once (web_too_fast, with Retry-After)",
+                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+    too_many_reads = {"description": "This phone has too many reads of the whole game running at once "
+                                     "(web_too_many_reads, with Retry-After)",
+                      "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+    card_full = {"description": "The table's card is full: nothing was saved (card_full); the same request goes "
+                                "through once there is room",
+                 "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+    for path, operations in paths.items():
+        for method, operation in operations.items():
             operation["responses"]["421"] = wrong_host
+            operation["responses"]["507"] = card_full
+            if method == "post":
+                operation["responses"]["429"] = too_fast
+            elif path in HEAVY_PATHS:
+                operation["responses"]["429"] = too_many_reads
     return {
         "openapi": "3.1.0",
         "info": {"title": "Table banker", "version": "1",

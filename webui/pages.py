@@ -20,7 +20,6 @@ from banker.edition import available_editions, load_edition
 from banker.errors import BadInput, BankerError, IllegalAction
 from banker.messages import LANGUAGES, label
 from banker.rules import CHOICES, Rules
-from banker.scores import net_worth_series
 from banker.state import GameState
 from banker.text import group_mark, group_name
 from banker.worth import net_worth
@@ -223,9 +222,9 @@ def home() -> BaseResponse | str:
     if screen("simple"):
         return simple_page()  # this phone's setting: the simple view (More, This phone's screen)
     state = current_state()
-    rows = views.history_rows(who.lang, views.viewer_of(who), last=12) if state else []
+    rows = views.history_rows(who.lang, views.viewer_of(who), limit=12) if state else []
     # Newest first; each action's board moves under its lines; the table's own lines after it (a tag re-taught) above.
-    log = [entry for row in reversed(rows)
+    log = [entry for row in rows
            for entry in [{"text": line, "board": False, "undone": False} for line in reversed(row.get("table", []))]
            + [{"text": line, "board": False, "undone": row["undone"]} for line in reversed(row["log"])]
            + ([{"text": row["board"], "board": True, "undone": row["undone"]}] if row["board"] else [])][:15]
@@ -356,12 +355,21 @@ def debts() -> str:
 
 @pages.get("/history")
 def history() -> str:
+    """A page of the history, the newest first (``?before=SEQ``: the actions before that one)."""
     who = need_phone()
-    rows = views.history_rows(who.lang, views.viewer_of(who))
-    # What an undo now takes back: the latest action not taken back already.
-    last = next((row for row in reversed(rows) if not row["undone"]
-                 and row["action"].get("action") not in ("undo", "new_game")), None)
-    return page("history.html", rows=list(reversed(rows)), undo_what=" ".join(last["log"]) if last else "")
+    viewer = views.viewer_of(who)
+    before = history_cursor(request.args.get("before"))
+    rows = views.history_rows(who.lang, viewer, before)
+    older = rows[-1]["seq"] if rows and rows[-1]["seq"] > 0 else None
+    return page("history.html", rows=rows, undo_what=views.undo_preview(who.lang, viewer), older=older,
+                paged=before is not None)
+
+
+def history_cursor(raw: str | None) -> int | None:
+    """``?before=`` of the history: a seq (plain ASCII digits), else the newest page."""
+    if raw is None or not raw.isascii() or not raw.isdigit() or len(raw) > 12:
+        return None
+    return int(raw)
 
 
 @pages.get("/more")
@@ -379,7 +387,8 @@ def end() -> str:
     if state is not None and game_id is not None:
         viewer = views.viewer_of(who)
         table = views.standings(state, viewer)
-        series = balances.worth_series(state, net_worth_series(svc.session.journal.actions(game_id)), viewer)
+        found = svc.session.chronicle()
+        series = balances.worth_series(state, found[1].series(found[0]) if found is not None else [], viewer)
         shown = [p.name for seat, p in enumerate(state.players) if balances.sees_cash_of(state, viewer, seat)]
         chart = worth_chart(series, shown, state.money, text("web_chart_label", who.lang))
     winner = None

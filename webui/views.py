@@ -326,53 +326,68 @@ def damage_text(language: str) -> str:
     return text("web_damaged", language, seq=damage.first_seq, count=damage.lost, problem=problem)
 
 
-def history_rows(language: str, viewer: Viewer, last: int | None = None) -> list[dict[str, Any]]:
-    """The game's actions with their log lines (only the ``last`` ones if given) as ``viewer`` may read
-    them; ``table``: the lines the table added after each (a tag re-taught at the table)."""
+HISTORY_PAGE = 50
+"""Actions on one page of the history (the page and ``GET /api/history``)."""
+HISTORY_MOST = 200
+"""The most a page may ask for (``?limit=``)."""
+
+
+def history_rows(language: str, viewer: Viewer, before: int | None = None,
+                 limit: int = HISTORY_PAGE) -> list[dict[str, Any]]:
+    """A page of the game's actions with their log lines as ``viewer`` may read them, the newest first: at most
+    ``limit`` of those before the seq ``before`` (None: from the latest). ``undone``: an undo took it back (from
+    the game's kept figures, not a reading of the whole game); ``table``: the lines the table added after it
+    (a tag re-taught at the table)."""
     svc = services()
-    game_id, state = svc.session.game_id, svc.session.state
-    if game_id is None or state is None:
+    game_id = svc.session.game_id
+    found = svc.session.chronicle()
+    if game_id is None or found is None:
         return []
-    rows = []
-    since = max(0, state.seq - last + 1) if last is not None else 0
-    undone = undone_seqs(svc.session.journal.rows(game_id, 0))
-    table_lines: dict[int, list[str]] = {}
-    table_log = getattr(svc.table, "table_log", None)
+    state, chronicle = found
+    return [history_row(state, row, chronicle.undone, language, viewer, table_lines_of(language))
+            for row in svc.session.journal.rows_before(game_id, before, max(1, min(limit, HISTORY_MOST)))]
+
+
+def table_lines_of(language: str) -> dict[int, list[str]]:
+    """The table's own lines of the current game's log (tags re-taught), by the action they followed."""
+    lines: dict[int, list[str]] = {}
+    table_log = getattr(services().table, "table_log", None)
     for after, line in table_log(language) if table_log is not None else ():
-        table_lines.setdefault(after, []).append(line)
-    for seq, action_text, events_text, at in svc.session.journal.rows(game_id, since):
-        try:
-            events = [Event.from_json(e) for e in json.loads(events_text)]
-            action = json.loads(action_text)
-            rows.append({"seq": seq, "action": action, "at": at, "undone": seq in undone,
-                         "title": describe_action_json(state.edition, action, language, state.rules.hotel_level),
-                         "log": balances.log_lines(state, [e for e in events if e.kind != "board"], language,
-                                                   viewer),
-                         "board": board_line(state.edition, moves_of(events), language),
-                         "table": table_lines.get(seq, [])})
-        except (ValueError, TypeError, KeyError, AttributeError):
-            # A row whose saved log was damaged (the action itself replayed): its line says so.
-            rows.append({"seq": seq, "action": {}, "title": "", "at": at,
-                         "log": [text("web_entry_unreadable", language)], "board": "", "undone": seq in undone,
-                         "table": table_lines.get(seq, [])})
-    return rows
+        lines.setdefault(after, []).append(line)
+    return lines
 
 
-def undone_seqs(rows: list[tuple[int, str, str, float]]) -> set[int]:
-    """The journal rows an undo took back: each undo takes back the latest action not yet taken back."""
-    done: list[int] = []
-    undone: set[int] = set()
-    for seq, action_text, _events, _at in rows:
-        try:
-            name = json.loads(action_text).get("action") if '"undo"' in action_text else "other"
-        except (ValueError, AttributeError):
-            name = "other"
-        if name == "undo":
-            if done:
-                undone.add(done.pop())
-        elif name != "new_game":
-            done.append(seq)
-    return undone
+def history_row(state: GameState, row: tuple[int, str, str, float], undone: set[int], language: str,
+                viewer: Viewer, table_lines: dict[int, list[str]]) -> dict[str, Any]:
+    """One journal row as the history shows it."""
+    seq, action_text, events_text, at = row
+    try:
+        events = [Event.from_json(e) for e in json.loads(events_text)]
+        action = json.loads(action_text)
+        return {"seq": seq, "action": action, "at": at, "undone": seq in undone,
+                "title": describe_action_json(state.edition, action, language, state.rules.hotel_level),
+                "log": balances.log_lines(state, [e for e in events if e.kind != "board"], language, viewer),
+                "board": board_line(state.edition, moves_of(events), language),
+                "table": table_lines.get(seq, [])}
+    except (ValueError, TypeError, KeyError, AttributeError):
+        # A row whose saved log was damaged (the action itself replayed): its line says so.
+        return {"seq": seq, "action": {}, "title": "", "at": at, "log": [text("web_entry_unreadable", language)],
+                "board": "", "undone": seq in undone, "table": table_lines.get(seq, [])}
+
+
+def undo_preview(language: str, viewer: Viewer) -> str:
+    """What an undo takes back now, as its log says it ("" when nothing can be undone)."""
+    svc = services()
+    game_id, found = svc.session.game_id, svc.session.chronicle()
+    if game_id is None or found is None:
+        return ""
+    seq = found[1].last_counted()
+    if seq is None:
+        return ""
+    rows = svc.session.journal.rows_before(game_id, seq + 1, 1)
+    if not rows:
+        return ""
+    return " ".join(history_row(found[0], rows[0], set(), language, viewer, {})["log"])
 
 
 def standings(state: GameState, viewer: Viewer) -> list[dict[str, Any]]:
@@ -561,12 +576,13 @@ def pay_page(state: GameState, player: str, language: str) -> PayPage:
 
 
 def table_faults(language: str) -> list[str]:
-    """What is wrong with the table's parts now, one sentence each in ``language`` (empty when
-    nothing is, or no table is connected)."""
-    table = services().table
+    """What is wrong with the table now, one sentence each in ``language`` (empty when nothing is): its card
+    full (nothing new is saved), then the parts that do not answer (when a table is connected)."""
+    svc = services()
+    out = [text("web_fault_card", language)] if svc.session.journal.space().full else []
+    table = svc.table
     if table is None:
-        return []
-    out = []
+        return out
     for fault in table.faults():
         if fault.part == "reader":
             out.append(text("web_fault_reader", language, number=fault.number, bus=fault.bus))

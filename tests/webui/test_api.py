@@ -339,10 +339,31 @@ def test_leaving_the_banker_role(phone: Any) -> None:
 
 def test_history(phone: Any, session: Session) -> None:
     do(session, action="buy", player="Ann", property="baltic")
-    rows = phone("Cy").client.get("/api/history").get_json()["rows"]
-    assert [r["seq"] for r in rows] == [0, 1]
-    assert rows[1]["action"] == {"action": "buy", "player": "Ann", "property": "baltic"}
-    assert rows[1]["log"] == ["Ann buys Baltic Avenue for $60."]
+    answer = phone("Cy").client.get("/api/history").get_json()
+    rows = answer["rows"]
+    assert [r["seq"] for r in rows] == [1, 0] and answer["before"] is None
+    assert rows[0]["action"] == {"action": "buy", "player": "Ann", "property": "baltic"}
+    assert rows[0]["log"] == ["Ann buys Baltic Avenue for $60."]
+
+
+def test_the_history_is_paged_the_newest_first(phone: Any, session: Session) -> None:
+    for _ in range(120):
+        session.submit(parse_action({"action": "collect", "player": "Ann", "amount": 1}))
+    session.submit(parse_action({"action": "undo"}))
+    cy = phone("Cy").client
+    first = cy.get("/api/history").get_json()
+    assert [r["seq"] for r in first["rows"]] == list(range(121, 71, -1)) and first["before"] == 72
+    assert first["rows"][0]["action"] == {"action": "undo"} and first["rows"][1]["undone"]
+    second = cy.get("/api/history?before=72&limit=70").get_json()
+    assert [r["seq"] for r in second["rows"]] == list(range(71, 1, -1)) and second["before"] == 2
+    last = cy.get("/api/history?before=2").get_json()
+    assert [r["seq"] for r in last["rows"]] == [1, 0] and last["before"] is None
+    assert len(cy.get("/api/history?limit=100000").get_json()["rows"]) == 122  # at most 200 a page
+    assert cy.get("/api/history?before=x1").status_code == 422
+    page = cy.get("/history").get_data(as_text=True)
+    assert page.count('class="seq"') == 50 and "/history?before=72" in page
+    older = cy.get("/history?before=72").get_data(as_text=True)
+    assert "#71" in older and "#72" not in older and "The latest actions" in older
 
 
 def test_scores(phone: Any, session: Session) -> None:

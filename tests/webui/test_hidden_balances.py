@@ -200,3 +200,21 @@ def test_the_game_being_played_counts_in_the_records_once_it_is_over(phone: Any,
     assert shows(banker, worth)
     do(session, action="end_game")
     assert shows(phone("Ann").client.get("/records").get_data(as_text=True), worth)
+
+
+def test_a_players_records_leave_out_an_unfinished_hidden_game_that_is_not_played_now(
+        phone: Any, session: Session) -> None:
+    new_game(session, "hidden")
+    do(session, action="collect", player="Bob", amount=4321)  # Bob the richest: the records' moment and leader
+    worth = secrets_of(session, "Bob")["net worth"]
+    session.submit(NewGame("us", ("Ann", "Bob", "Cy"), {}))  # another game, open to all: the hidden one waits
+
+    def games_listed(body: str) -> int:
+        section = body.split('data-testid="records-games"', 1)[1].split("</section>", 1)[0]
+        return section.count("<li>")
+
+    ann = phone("Ann").client.get("/records").get_data(as_text=True)
+    assert not shows(ann, worth) and "Bob leads" not in ann
+    assert games_listed(ann) == 2  # the first game of the fixture and the one being played, not the hidden one
+    banker = phone(None).banker().client.get("/records").get_data(as_text=True)
+    assert shows(banker, worth) and games_listed(banker) == 3
