@@ -18,6 +18,9 @@ Each part is opened on its own, so one missing part does not hide the others:
    speak? OK yes, Cancel no"; with ``--no-wait`` it only checks that espeak-ng and aplay are
    installed and that the sound device took the sentence.
 
+First the card: the free space where the journal is kept, failing below the journal's reserve (where new
+actions are refused).
+
 Each line reads ``PASS <part>: <what was seen>``, ``WARN <part>: …`` or ``FAIL <part>: <what went
 wrong>`` followed by ``fix: <what to do>``. The exit status is 0 when nothing failed. ``--no-wait``
 does only steps 1-5 without the question (nothing to tap or press), e.g. over SSH before anyone is at
@@ -29,11 +32,13 @@ from __future__ import annotations
 import argparse
 import contextlib
 import glob
+import os
 import re
 import sys
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from hardware.display import HEIGHT, WIDTH, ScreenView, drawable, load_font
@@ -461,9 +466,38 @@ SPEAKER_FIX = {
 }
 
 
-def run_check(config: TableConfig, *, out: Callable[[str], None] = print, **options: Any) -> list[Result]:
-    """Open the parts, run every step, print each result; the results."""
-    results: list[Result] = []
+def card_space(data_dir: Path) -> Result:
+    """The free space on the card of the data directory (the journal's), against the journal's reserve."""
+    from banker.journal import default_reserve
+
+    where = data_dir
+    while not where.exists() and where != where.parent:
+        where = where.parent
+    try:
+        found = os.statvfs(where)
+    except OSError as error:
+        return Result("card", False, f"cannot read the free space of {where} ({error.strerror or error})",
+                      "check that the data directory is on a mounted card")
+    free = found.f_bavail * found.f_frsize
+    reserve = default_reserve(str(data_dir / "journal"))
+    journal = sum(f.stat().st_size for f in data_dir.glob("*.sqlite3*")) if data_dir.is_dir() else 0
+    detail = (f"{megabytes(free)} free of {megabytes(found.f_blocks * found.f_frsize)} on {where} "
+              f"(the journal: {megabytes(journal)}; new actions are refused below {megabytes(reserve)})")
+    if free < reserve:
+        return Result("card", False, detail, "free some space on the card (or move the data directory to a bigger "
+                                             "card): the table saves again by itself once there is room")
+    return Result("card", True, detail)
+
+
+def megabytes(count: int) -> str:
+    return f"{count / 1024 / 1024:.1f} MB"
+
+
+def run_check(config: TableConfig, *, out: Callable[[str], None] = print, data_dir: Path | None = None,
+              **options: Any) -> list[Result]:
+    """Open the parts, run every step, print each result; the results. ``data_dir``: also the free space of
+    the journal's card, first."""
+    results: list[Result] = [card_space(data_dir)] if data_dir is not None else []
     parts = open_parts(config, results)
     for result in results:
         for line in result.lines():
@@ -502,6 +536,8 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--config", help="the settings file (TOML), as for banker run")
     p.add_argument("--emulated", action="store_true", help="the real drivers over emulated chips (no hardware)")
+    p.add_argument("--data-dir", help="the journal's directory, whose card's free space is shown (default: the "
+                                      "config's)")
     p.add_argument("--no-wait", action="store_true", help="only what needs no hands: versions, test pattern, a beep")
     p.add_argument("--timeout", type=float, default=TAP_TIMEOUT_S, help="seconds to wait for each tap and press")
     p.set_defaults(func=cmd_check)
@@ -511,13 +547,15 @@ def cmd_check(args: argparse.Namespace) -> int:
     from firmware.config import ConfigError, load_config
 
     try:
-        config = load_config(args.config).table_config("emulated" if args.emulated else "pi")
+        settings = load_config(args.config)
+        config = settings.table_config("emulated" if args.emulated else "pi")
     except ConfigError as error:
         print(f"banker check: {error}", file=sys.stderr)
         return 2
     results = run_check(
         config,
         out=lambda line: print(line, flush=True),
+        data_dir=Path(args.data_dir) if args.data_dir else settings.data_dir,
         wait=not args.no_wait,
         tap_timeout_s=args.timeout,
         press_timeout_s=args.timeout,

@@ -179,12 +179,17 @@ class ButtonStuck:
 
 
 @dataclass(frozen=True)
+class CardIsFull:
+    """The table's card became full: nothing new can be saved until there is room."""
+
+
+@dataclass(frozen=True)
 class StartEnrollment:
     """The banker's phone asks the table to enroll its cards."""
 
 
 Input = (TapIn | Press | Tick | Applied | Refused | BankerRequest | Resumed | ReaderFault | ButtonStuck
-         | StartEnrollment | PinMade)
+         | StartEnrollment | PinMade | CardIsFull)
 
 
 # --- effects ---------------------------------------------------------------------------------------
@@ -515,6 +520,13 @@ def _step(gs: GrammarState, event: Input, ctx: Context) -> Out:
         return _tick(gs, ctx)
     if isinstance(event, Applied):
         return _applied(gs, event, ctx)
+    if isinstance(event, Refused) and event.error.key == "card_full":
+        # Not saved: the card's own notice (with the beep), then back to where the action was asked.
+        return _go(gs, Notice("card_full", until=ctx.now + FAULT_S, then=_back_of(gs.step), error=True),
+                   Beep("error"))
+    if isinstance(event, CardIsFull):
+        return _go(gs, Notice("card_full", until=ctx.now + FAULT_S,
+                              then=gs.step if not isinstance(gs.step, Notice) else Idle(), error=True), Beep("error"))
     if isinstance(event, Refused):
         return _go(gs, Notice("", until=ctx.now + ERROR_S, then=_back_of(gs.step), error=True,
                               text=event.error.translated(ctx.language)), Beep("error"))

@@ -164,6 +164,8 @@ class TableLoop:
         self._last_clock = clock()
         self.screens_shown = 0
         self._known_faults: set[int] = set()
+        self._card_full = False
+        """The card was full at the last look (its notice is shown when it becomes full)."""
         self._log_listeners: list[Callable[[], None]] = []
         self._speech_listeners: list[Callable[[], None]] = []
         self.speech_queue: SpeechQueue | None = SpeechQueue(table.speaker) if table.speaker is not None else None
@@ -214,6 +216,7 @@ class TableLoop:
             grammar_input = self._translate(event)
             if isinstance(grammar_input, g.Tick):
                 self._watch_readers()
+                self._watch_card()
             if grammar_input is not None:
                 self._advance_timer()
                 self._step(grammar_input)
@@ -265,6 +268,17 @@ class TableLoop:
         working = len(faults) < len(self.table.hub.readers)
         self._step(g.ReaderFault(*buses[0], more=tuple(buses[1:]), working=working))
 
+    def _watch_card(self) -> None:
+        """Show the full card's notice (and beep) when the card becomes full; the phones list it as a fault."""
+        full = self.journal.space().full
+        if full and not self._card_full:
+            log.error("the card is full: %s bytes free, %s kept in reserve; nothing new is saved",
+                      self.journal.free_bytes(), self.journal.reserve)
+            self._step(g.CardIsFull())
+        elif self._card_full and not full:
+            log.warning("the card has room again: the table saves again")
+        self._card_full = full
+
     def _translate(self, event: Any) -> g.Input | None:
         from hardware.protocols import ControlEvent
         from hardware.taps import Tap
@@ -298,6 +312,8 @@ class TableLoop:
             try:
                 _, events = self.session.submit(effect.action)
             except BankerError as error:
+                if error.key == "card_full":
+                    self._card_full = True  # its notice is this refusal's
                 self._step(g.Refused(effect.action, error))
                 return False
             self._after_submit(effect.action, events)
@@ -317,7 +333,7 @@ class TableLoop:
                     log.exception("answering a phone's request failed")
         elif isinstance(effect, g.SetLanguage):
             self.language = effect.language
-            self.journal.set_setting("language", effect.language)
+            self.journal.set_setting("language", effect.language, keep_if_full=True)
         elif isinstance(effect, g.SwitchGame):
             try:
                 self.session.switch(effect.game_id)
@@ -437,7 +453,7 @@ class TableLoop:
         if self.speech_queue is None:
             raise ValueError("this table has no speaker")
         self.speech_settings = settings
-        self.journal.set_setting(SPEECH_SETTING, settings.to_json())
+        self.journal.set_setting(SPEECH_SETTING, settings.to_json(), keep_if_full=True)
         self.say(render("say_speech_sample", {"volume": settings.volume}, self.language))
         self.inbox.put(_Redraw())
         for listener in list(self._speech_listeners):
@@ -473,7 +489,7 @@ class TableLoop:
     def _save_timer(self) -> None:
         key = self._timer_key()
         if key is not None and self.timer is not None:
-            self.journal.set_setting(key, self.timer.to_json())
+            self.journal.set_setting(key, self.timer.to_json(), keep_if_full=True)
             self.timer.saved_at = self.timer.elapsed_s
 
     def _advance_timer(self) -> None:
@@ -563,6 +579,8 @@ class TableLoop:
         state = self.session.state
         if state is not None and state.seq > 0:
             self.handle(g.Resumed(state.seq))
+        with self._lock:
+            self._watch_card()  # a table started on a full card says so at once
         if self.wifi_join:
             # On the table's own hotspot the phones need the Wi-Fi first: its QR code comes first.
             self.grammar = replace(self.grammar, step=g.ShowJoin(g.Idle(), page=0))

@@ -341,6 +341,19 @@ def say_what_was_lost(journal: Journal, session: Session) -> None:
                     damage.first_seq, damage.lost, render(damage.key, damage.params, "en"))
 
 
+def say_if_full(journal: Journal) -> bool:
+    """Print what to do when the table starts on a full card (it shows the game, and saves nothing new until
+    there is room); True when it is full."""
+    space = journal.space()
+    if not space.full:
+        return False
+    free = "unknown" if space.free is None else f"{space.free / 1024 / 1024:.1f} MB"
+    print(f"The card is full ({free} free; new actions are refused below {space.reserve / 1024 / 1024:.1f} MB): "
+          f"the game is shown but nothing new is saved. Free some space on the card of {Path(journal.path).parent} "
+          "(banker check shows it); the table saves again by itself once there is room.", flush=True)
+    return True
+
+
 def follow_join_code(loop: TableLoop, app: Any, watch: AddressWatch) -> None:
     """A new join code (a new game, the banker's page or the table's setup asked): the table's screen shows
     it and ``banker run`` prints the phones' address again. The table's setup makes a new code or PIN
@@ -418,6 +431,7 @@ def serve(config: Config, table: Table, stop: threading.Event, mode: str) -> int
             print(terminal_qr(loop.join_url), end="", flush=True)
         log.info("journal %s, %s", config.journal_path,
                  f"game {session.game_id}" if session.game_id is not None else "no game yet (start one on a phone)")
+        say_if_full(journal)
         watch = AddressWatch(loop, app, server.port, code, host=lambda: phones_address(config.host),
                              wifi=(lambda: "") if mode == "simulated" else wifi_join_text)
         follow_join_code(loop, app, watch)

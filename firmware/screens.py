@@ -617,6 +617,9 @@ def _notice(step: g.Notice, ctx: g.Context) -> ScreenView:
     if step.key == "button_free":
         button = t(ctx, "button_" + str(dict(step.params)["button"]))
         return ScreenView(title=t(ctx, "title_banker"), lines=(t(ctx, "notice_button_free", button=button),))
+    if step.key == "card_full":
+        return ScreenView(title=t(ctx, "title_card_full"), lines=scrolled(t(ctx, "card_full"), 4, step.since, ctx.now),
+                          inverted=True)
     if step.error:
         text = step.text or t(ctx, "notice_" + step.key, **dict(step.params))
         return ScreenView(title=t(ctx, "title_refused"), lines=scrolled(text, 4, step.since, ctx.now),
