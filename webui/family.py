@@ -219,10 +219,16 @@ def family_records() -> family.Records:
     return cache.records(session, lambda record: record.hidden and not record.ended and not banker)
 
 
-def when(at: float) -> str:
-    """A date as the records show it (the table's own clock and time zone), kept on one line (non-breaking
+def when(at: float, language: str = "en") -> str:
+    """A date as the records show it, in the reader's language ("Dec 3, 2026", "3 дек. 2026 г.",
+    "3.12.2026 г."; the table's own clock and time zone), kept on one line (non-breaking spaces and
     hyphens)."""
-    return time.strftime("%Y-%m-%d", time.localtime(at)).replace("-", "\u2011")
+    from datetime import date
+
+    from babel.dates import format_date
+
+    day = date(*time.localtime(at)[:3])
+    return format_date(day, format="medium", locale=language).replace(" ", "\u00a0").replace("-", "\u2011")
 
 
 def duration(seconds: float, language: str) -> str:
@@ -282,5 +288,6 @@ def setup_family(app: Flask) -> None:
     @app.context_processor
     def context() -> dict[str, Any]:
         return {"screen": screen, "last_payment": my_last_payment, "family_records": family_records,
-                "when": when, "duration": lambda seconds: duration(seconds, lang()), "money_of": money_of,
+                "when": lambda at: when(at, lang()), "duration": lambda seconds: duration(seconds, lang()),
+                "money_of": money_of,
                 "deed_name": deed_name, "records_chart": lambda found: records_chart(found, lang())}

@@ -164,6 +164,15 @@ def test_the_records_in_russian(phone: Any, session: Session) -> None:
         do(session, action="rent", player="Bob", property="boardwalk")
     page = ann.client.get("/records").get_data(as_text=True)
     assert "Семейные рекорды" in page and "Boardwalk: 5 раз" in page
+    from datetime import date
+
+    from babel.dates import format_date
+
+    today = format_date(date.today(), format="medium", locale="ru").replace(" ", "\u00a0")
+    assert today in page and "г." in today  # the date in Russian ("3 дек. 2026 г."), not 2026-12-03
+    bulgarian = phone("Bob", lang="bg").client.get("/records").get_data(as_text=True)
+    assert format_date(date.today(), format="medium", locale="bg").replace(" ", "\u00a0") in bulgarian
+    assert date.today().isoformat().replace("-", "\u2011") not in page
 
 
 def test_no_records_before_any_game(tmp_path: Path) -> None:
