@@ -880,8 +880,8 @@ def _card_menu(ctx: Context, seat: int, deck: str, back: Step) -> Menu:
     game = ctx.game
     assert game is not None
     name = game.players[seat].name
-    items = tuple(Item("card_text", params(text=card.text), DrawCard(name, deck, card.id))
-                  for card in game.edition.decks[deck])
+    items = tuple(Item("card_text", params(text=game.edition.card_text(card, ctx.language)),
+                       DrawCard(name, deck, card.id)) for card in game.edition.decks[deck])
     return Menu("card_menu", params(deck=game.edition.deck_names[deck], player=name), items, back)
 
 

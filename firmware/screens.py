@@ -538,7 +538,7 @@ def _action_lines(action: Action, events: tuple[Event, ...], ctx: g.Context) -> 
         return [t(ctx, "pays_tax", player=actor)]
     if isinstance(action, DrawCard):
         card = game.edition.card(action.deck, action.card)
-        return [card.text]
+        return [game.edition.card_text(card, ctx.language)]
     if isinstance(action, PayDebt):
         return [t(ctx, "pays_debts", player=actor)]
     if isinstance(action, Bankrupt):

@@ -21,10 +21,11 @@ from banker import balances
 from banker import records as family
 from banker.actions import Bid
 from banker.chronicle import Chronicle
-from banker.edition import load_edition
+from banker.edition import Edition, load_edition
 from banker.errors import CardFull
 from banker.journal import GameInfo, Journal
 from banker.ledger import Event
+from banker.messages import label
 from banker.now import what_matters
 from banker.session import Session
 from banker.state import GameState
@@ -236,6 +237,12 @@ def duration(seconds: float, language: str) -> str:
     return text("web_records_duration", language, hours=minutes // 60, minutes=minutes % 60)
 
 
+def deck_name(edition: Edition, deck: str, language: str) -> str:
+    """A deck's name as printed, or in the phone's language when the phone reads another ("Шанс" for the
+    US edition's Chance)."""
+    return edition.deck_names[deck] if language == edition.language else label(deck, language)
+
+
 def money_of(edition: str, amount: int) -> str:
     return load_edition(edition).format_money(amount)
 
@@ -290,4 +297,6 @@ def setup_family(app: Flask) -> None:
         return {"screen": screen, "last_payment": my_last_payment, "family_records": family_records,
                 "when": lambda at: when(at, lang()), "duration": lambda seconds: duration(seconds, lang()),
                 "money_of": money_of,
-                "deed_name": deed_name, "records_chart": lambda found: records_chart(found, lang())}
+                "deed_name": deed_name, "records_chart": lambda found: records_chart(found, lang()),
+                "card_text": lambda edition, card: edition.card_text(card, lang()),
+                "deck_name": lambda edition, deck: deck_name(edition, deck, lang())}
