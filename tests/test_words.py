@@ -17,7 +17,7 @@ IDENTIFIER = re.compile(r"\b[a-z]+(?:_[a-z0-9]+)+\b")
 """A ``snake_case`` token: a key or an action's name that reached a person."""
 LATIN_WORD = re.compile(r"\b[A-Za-z]{2,}\b")
 ALLOWED_LATIN = frozenset({"OK", "QR", "PIN", "Wi", "Fi", "NFC", "SPI", "UID", "ID", "I²C", "SSD", "SH", "OLED",
-                           "GO", "USB", "HTTP", "API", "JSON", "SQLite", "MISO", "VersionReg", "RxGain",
+                           "GO", "USB", "SD", "HTTP", "API", "JSON", "SQLite", "MISO", "VersionReg", "RxGain",
                            "RFCfgReg", "dB", "kHz", "MHz", "ms", "espeak", "ng", "ALSA", "I2S", "MAX", "Pi",
                            "NTAG", "SVG", "CSV", "PNG", "URL", "https", "http", "www", "toml", "table", "action",
                            "player", "players", "property", "amount", "to", "from", "give", "take", "cash",
