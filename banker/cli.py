@@ -116,6 +116,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--lang", default="en", choices=LANGS, help="language of the lines printed")
     p.set_defaults(func=cmd_demo)
 
+    p = sub.add_parser("texts", help="print every text of the catalogue filled in with a played game's values",
+                       description="Every text of the catalogue in one language, one 'key: text' a line, filled in "
+                                   "with values taken from a game played through the engine, for a native "
+                                   "speaker to read.", epilog=_examples("banker texts --lang ru"),
+                       formatter_class=raw)
+    p.add_argument("--lang", default="en", choices=LANGS, help="the language of the texts")
+    p.set_defaults(func=cmd_texts)
+
     from banker import bench, sim
 
     bench.register(sub)
@@ -296,6 +304,13 @@ def cmd_export(args: argparse.Namespace) -> int:
         except BankerError as exc:
             print(str(exc), file=sys.stderr)
             return 1
+    return 0
+
+
+def cmd_texts(args: argparse.Namespace) -> int:
+    from banker.samples import main_lines
+
+    print("\n".join(main_lines(args.lang)))
     return 0
 
 
