@@ -120,10 +120,11 @@ CREATE TABLE IF NOT EXISTS requests (
 """
 GUARD_SCHEMA = """
 CREATE TABLE IF NOT EXISTS banker_grants (
-    phone TEXT PRIMARY KEY,
+    phone TEXT NOT NULL,
     game INTEGER NOT NULL,
     generation INTEGER NOT NULL,
-    at REAL NOT NULL
+    at REAL NOT NULL,
+    PRIMARY KEY (phone, game)
 );
 CREATE TABLE IF NOT EXISTS misses (
     key TEXT PRIMARY KEY,
@@ -331,11 +332,24 @@ class Journal:
 
     @staticmethod
     def _upgrade(db: sqlite3.Connection) -> None:
-        """Add the columns that a journal written by an older version lacks."""
+        """Add the columns that a journal written by an older version lacks, and key its banker grants by
+        phone and game (an older journal kept one grant a phone)."""
         for table, column, statement in UPGRADES:
             present = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
             if column not in present:
                 db.execute(statement)
+        keyed = {row[1] for row in db.execute("PRAGMA table_info(banker_grants)") if row[5]}
+        if keyed == {"phone"}:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                db.execute("ALTER TABLE banker_grants RENAME TO banker_grants_by_phone")
+                db.execute(GUARD_SCHEMA.split(";")[0])
+                db.execute("INSERT INTO banker_grants SELECT phone, game, generation, at FROM banker_grants_by_phone")
+                db.execute("DROP TABLE banker_grants_by_phone")
+                db.execute("COMMIT")
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
 
     def close(self) -> None:
         with self._lock:
@@ -529,7 +543,7 @@ class Journal:
 
     def grant_banker(self, phone: str, game: int | None, at: float) -> None:
         """``phone`` holds the banker role for ``game`` (None: before the first game), at the current
-        generation."""
+        generation; its grants of other games stay."""
         with self._lock:
             row = self._db.execute("SELECT value FROM settings WHERE key = ?", (BANKER_GENERATION,)).fetchone()
             generation = int(row[0]) if row is not None and str(row[0]).isdigit() else 0
@@ -557,15 +571,49 @@ class Journal:
         with self._lock:
             self._db.execute("BEGIN IMMEDIATE")
             try:
-                row = self._db.execute("SELECT value FROM settings WHERE key = ?", (BANKER_GENERATION,)).fetchone()
-                generation = (int(row[0]) if row is not None and str(row[0]).isdigit() else 0) + 1
-                self._db.execute("INSERT OR REPLACE INTO settings VALUES (?, ?)", (BANKER_GENERATION, str(generation)))
-                self._db.execute("DELETE FROM banker_grants")
+                generation = self._new_generation()
                 self._db.execute("COMMIT")
             except BaseException:
                 self._rollback()
                 raise
         return generation
+
+    def _new_generation(self) -> int:
+        row = self._db.execute("SELECT value FROM settings WHERE key = ?", (BANKER_GENERATION,)).fetchone()
+        generation = (int(row[0]) if row is not None and str(row[0]).isdigit() else 0) + 1
+        self._db.execute("INSERT OR REPLACE INTO settings VALUES (?, ?)", (BANKER_GENERATION, str(generation)))
+        self._db.execute("DELETE FROM banker_grants")
+        return generation
+
+    def replace_banker_pin(self, setting: str, hashed: str, *, asking: str, granted: str, game: int | None,
+                           at: float, first: bool) -> bool:
+        """Check and set the banker PIN in one transaction: when ``first``, only while no PIN is set; else
+        only while the phone ``asking`` holds the banker role for ``game``. Then the PIN is ``hashed``
+        (kept under ``setting``), a new generation of the role starts (every grant lapses) and the phone
+        ``granted`` (``asking`` under its new id) holds the role for ``game``. False, with nothing
+        changed, when the check fails: another phone set the first PIN, or the role was lost meanwhile."""
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                if first:
+                    allowed = self._db.execute("SELECT 1 FROM settings WHERE key = ?", (setting,)).fetchone() is None
+                else:
+                    allowed = self._db.execute(
+                        "SELECT 1 FROM banker_grants g WHERE g.phone = ? AND g.game = ? AND g.generation = "
+                        "COALESCE((SELECT CAST(value AS INTEGER) FROM settings WHERE key = ?), 0)",
+                        (asking, game or 0, BANKER_GENERATION)).fetchone() is not None
+                if not allowed:
+                    self._db.execute("ROLLBACK")
+                    return False
+                self._db.execute("INSERT OR REPLACE INTO settings VALUES (?, ?)", (setting, hashed))
+                generation = self._new_generation()
+                self._db.execute("INSERT INTO banker_grants (phone, game, generation, at) VALUES (?, ?, ?, ?)",
+                                 (granted, game or 0, generation, at))
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._rollback()
+                raise
+        return True
 
     # --- counters of wrong guesses (join codes, PINs) -------------------------------------------------
     def update_misses(self, keys: Sequence[str], change: Callable[[dict[str, Miss]], tuple[dict[str, Miss | None], T]]

@@ -15,7 +15,7 @@ import random
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 
 from banker.actions import Action, NewGame, Undo
@@ -120,6 +120,14 @@ class Session:
                     self._subscribers.remove(callback)
 
         return unsubscribe
+
+    @contextlib.contextmanager
+    def exclusive(self) -> Iterator[None]:
+        """Hold the session's lock while the ``with`` block runs: no action is applied meanwhile, so a change
+        of who may act (a new banker PIN, the role given back) falls between two actions, never inside
+        one. The block must not submit an action."""
+        with self._lock:
+            yield
 
     def resolve_randomness(self, action: NewGame) -> NewGame:
         """Deal the short game's deeds now, so the journal holds the deal and replay is exact."""
@@ -258,6 +266,7 @@ class Session:
         refuse: Callable[[BankerError], tuple[int, str]],
         *,
         again: bool = False,
+        check: Callable[[], None] | None = None,
     ) -> tuple[int, str, bool]:
         """Submit ``action`` at most once for the idempotency ``key``: (status, body, replayed).
 
@@ -271,6 +280,10 @@ class Session:
         ``refuse`` with that error, nothing changed and nothing remembered: the same request goes through
         once there is room.
 
+        ``check`` runs under the lock before the action is applied (after a first answer is looked up):
+        whatever it raises comes out with nothing applied or remembered; the phone page checks there that
+        the phone still holds the role the action needs.
+
         The same money-taking action sent again within :data:`AGAIN_S` (see :meth:`repeated`) is not
         applied unless ``again``: it answers ``refuse(AskAgain)``, not remembered, so the same request
         with ``again`` goes through.
@@ -283,6 +296,8 @@ class Session:
                     status, body = refuse(BadInput("idempotency_key_reused"))
                     return status, body, False
                 return first[0], first[1], True
+            if check is not None:
+                check()
             try:
                 state, events, action = self._apply(action)
             except BankerError as error:

@@ -14,8 +14,8 @@ from banker.errors import BadInput, IllegalAction
 from banker.export import state_to_json
 from banker.messages import LANGUAGES
 from webui import views
-from webui.auth import NotAllowed, Phone, phone_id, pin_is_set, set_pin, valid_pin
-from webui.core import become_banker, error_body, idempotency_key, lang, phone, services, stop_being_banker, submit
+from webui.auth import NotAllowed, Phone, phone_id, pin_is_set
+from webui.core import error_body, idempotency_key, lang, phone, save_pin, services, stop_being_banker, submit
 from webui.guard import own_address
 from webui.openapi import document
 from webui.server import watch_gone
@@ -262,13 +262,9 @@ def change_pin() -> Response:
     idempotency_key()
     data = read_json()
     pin = data.get("pin")
-    journal = services().session.journal
-    if not who.banker and pin_is_set(journal):
+    if not who.banker and pin_is_set(services().session.journal):
         raise NotAllowed("web_banker_only", action="pin")
-    if not isinstance(pin, str) or not valid_pin(pin):
-        raise NotAllowed("web_pin_format", status=422, low=4, high=12)
-    set_pin(journal, pin)
-    become_banker(who.id)
+    save_pin(who, pin if isinstance(pin, str) else "")
     return jsonify({"ok": True, "banker": True})
 
 

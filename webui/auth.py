@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 import secrets
 import threading
 import time
@@ -151,8 +152,13 @@ def check_pin(pin: str, stored: str) -> bool:
     return hmac.compare_digest(hash_pin(pin, salt), stored)
 
 
+PIN_PATTERN = re.compile(f"[0-9]{{{PIN_MIN},{PIN_MAX}}}")
+"""A PIN: ASCII digits only (``str.isdigit`` would take "١٢٣٤", "１２３４" or "²³¹⁴", which no phone's
+numeric keypad types back the same)."""
+
+
 def valid_pin(pin: str) -> bool:
-    return pin.isdigit() and PIN_MIN <= len(pin) <= PIN_MAX
+    return PIN_PATTERN.fullmatch(pin) is not None
 
 
 def pin_is_set(journal: Journal) -> bool:

@@ -117,9 +117,71 @@ def become_banker(pid: str) -> None:
     svc.session.journal.grant_banker(pid, svc.session.game_id, time.time())
 
 
+def gain_banker() -> str:
+    """This phone gains the banker role (the right PIN): under a new id, so that a copy of its cookie made
+    before is not the banker; its grants of other games go with it. Returns the new id."""
+    from webui.auth import renew_phone_id
+
+    svc = services()
+    old, new = renew_phone_id()
+    if old is not None:
+        svc.session.journal.move_banker_grants(old, new)
+    become_banker(new)
+    return new
+
+
+def save_pin(who: Phone, pin: str) -> str:
+    """Keep ``pin`` as the banker PIN: the banker changes it, or the first phone sets it while none is set.
+    Checked and set in one journal transaction, between two actions (under the session's lock): of
+    several phones setting the first PIN at once one wins, and a banker action in flight is applied
+    before the change or refused after it. The phone then holds the role under a new id (returned), every
+    other phone loses it, and the wrong PINs so far are forgotten.
+
+    Raises:
+        NotAllowed: not 4-12 ASCII digits (422); not the banker while a PIN is set, or the role lost
+            meanwhile (403 ``web_banker_only``); another phone set the first PIN just before (403
+            ``web_pin_taken``).
+    """
+    from webui.auth import PIN_MAX, PIN_MIN, PIN_SETTING, hash_pin, new_phone_id, pin_is_set, renew_phone_id, valid_pin
+
+    svc = services()
+    journal = svc.session.journal
+    if not valid_pin(pin):
+        raise NotAllowed("web_pin_format", status=422, low=PIN_MIN, high=PIN_MAX)
+    first = not who.banker
+    if first and pin_is_set(journal):
+        raise NotAllowed("web_banker_only", action="pin")
+    hashed, new = hash_pin(pin), new_phone_id()
+    with svc.session.exclusive():
+        done = journal.replace_banker_pin(PIN_SETTING, hashed, asking=who.id, granted=new,
+                                          game=svc.session.game_id, at=time.time(), first=first)
+    if not done:
+        raise NotAllowed("web_pin_taken" if first else "web_banker_only", action="pin")
+    renew_phone_id(new)
+    svc.limiter.clear("pin")
+    return new
+
+
 def stop_being_banker() -> None:
-    """The banker gives the role back: every phone that held it, and every saved copy of its cookie, loses it."""
-    services().session.journal.end_banker_grants()
+    """The banker gives the role back: every phone that held it, and every saved copy of its cookie, loses it
+    (between two actions: one in flight is applied before, or refused)."""
+    svc = services()
+    with svc.session.exclusive():
+        svc.session.journal.end_banker_grants()
+
+
+def role_check(who: Phone, action: Action) -> Callable[[], None] | None:
+    """For a phone that held the banker role when its request came: the role read again under the session's
+    lock, just before ``action`` is applied (a new PIN or *Stop being the banker* may have come between)."""
+    if not who.banker:
+        return None
+    svc = services()
+    journal, session = svc.session.journal, svc.session
+
+    def check() -> None:
+        authorize(replace(who, banker=journal.holds_banker(who.id, session.game_id)), action)
+
+    return check
 
 
 def device() -> str:
@@ -201,7 +263,8 @@ def submit(who: Phone, action: Action, key: str, again: bool = False) -> tuple[i
     starts a new game is its banker (the role lasts one game). ``again``: the player said yes to doing
     the same money-taking action a second time within seconds (see :meth:`Session.submit_once`)."""
     authorize(who, action)
-    answer = submit_once(action, key, who.lang, again, viewer=balances.Viewer(who.player, who.banker))
+    answer = submit_once(action, key, who.lang, again, viewer=balances.Viewer(who.player, who.banker),
+                         check=role_check(who, action))
     if answer[0] == 200 and isinstance(action, NewGame) and who.banker:
         become_banker(who.id)
     return answer
@@ -209,12 +272,14 @@ def submit(who: Phone, action: Action, key: str, again: bool = False) -> tuple[i
 
 def submit_once(action: Action, key: str, language: str, again: bool = False,
                 extra: Callable[[GameState, tuple[Event, ...]], dict[str, Any]] | None = None,
-                viewer: balances.Viewer = balances.TABLE) -> tuple[int, str, bool]:
+                viewer: balances.Viewer = balances.TABLE,
+                check: Callable[[], None] | None = None) -> tuple[int, str, bool]:
     """Submit ``action`` at most once for ``key``: the log lines of what it did, or the refusal, in
     ``language`` and as ``viewer`` (the phone that asks) may read them (the caller has checked that the
     phone may do it). The same money-taking action again within seconds is answered 409 ``again`` (with
     ``seconds``) unless ``again``. ``extra``: more fields of the answer, from the state and events the
-    action made (the new trade proposal)."""
+    action made (the new trade proposal). ``check`` runs under the session's lock first (see
+    :func:`role_check`)."""
 
     def respond(state: GameState, events: tuple[Event, ...]) -> tuple[int, str]:
         more = extra(state, events) if extra is not None else {}
@@ -237,7 +302,7 @@ def submit_once(action: Action, key: str, language: str, again: bool = False,
             body["raise"] = [raise_way(state, way, language) for way in offering.raise_cash(state, str(actor), short)]
         return error_status(error), json.dumps(body, ensure_ascii=False)
 
-    return services().session.submit_once(action, key, respond, refuse, again=again)
+    return services().session.submit_once(action, key, respond, refuse, again=again, check=check)
 
 
 def raise_way(state: GameState, way: offering.Offer, language: str) -> dict[str, Any]:

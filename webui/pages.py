@@ -25,14 +25,14 @@ from banker.text import group_mark, group_name
 from banker.worth import net_worth
 from webui import views
 from webui.advice import Advice, AdviceText, has_fine_or_chance
-from webui.auth import NotAllowed, Phone, pin_is_set, set_pin, valid_pin
+from webui.auth import NotAllowed, Phone, pin_is_set
 from webui.chart import worth_chart
 from webui.core import (
     action_from_form,
-    become_banker,
     idempotency_key,
     lang,
     phone,
+    save_pin,
     services,
     single_fields,
     stop_being_banker,
@@ -505,14 +505,8 @@ def banker() -> BaseResponse | str:
                 body = json.dumps({"log": [text("web_banker_asked", me.lang)]})
             return status, body, replayed
         if what == "set_pin":
-            if me.banker or not pin_is_set(svc.session.journal):
-                pin = request.form.get("new_pin", "")
-                if not valid_pin(pin):
-                    raise NotAllowed("web_pin_format", status=422, low=4, high=12)
-                set_pin(svc.session.journal, pin)
-                become_banker(me.id)
-                return 200, json.dumps({"log": [text("web_pin_saved", me.lang)]}), False
-            raise NotAllowed("web_banker_only", action="pin")
+            save_pin(me, request.form.get("new_pin", ""))
+            return 200, json.dumps({"log": [text("web_pin_saved", me.lang)]}), False
         status, body, replayed = svc.requests.run(key, lambda: views.try_pin(request.form.get("pin", "")))
         if status == 200:
             body = json.dumps({"log": [text("web_pin_accepted", me.lang)]})
@@ -593,12 +587,7 @@ def start_game() -> BaseResponse:
         key = idempotency_key(request.form)
         journal = services().session.journal
         if not pin_is_set(journal) and not who.banker:
-            pin = request.form.get("new_pin", "")
-            if not valid_pin(pin):
-                raise NotAllowed("web_pin_format", status=422, low=4, high=12)
-            set_pin(journal, pin)
-            become_banker(who.id)
-            who = Phone(who.id, who.player, True, who.lang)
+            who = Phone(save_pin(who, request.form.get("new_pin", "")), who.player, True, who.lang)
         action = new_game_from_form()
         status, body, replayed = submit(who, action, key)
         if status == 200:

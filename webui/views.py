@@ -36,21 +36,22 @@ from webui.auth import (
     Phone,
     authorize,
     check_pin,
+    hash_pin,
     new_phone_id,
     phone_code,
     phone_id,
     renew_phone_id,
-    set_pin,
 )
 from webui.core import (
     Services,
-    become_banker,
     device,
     error_body,
     error_status,
+    gain_banker,
     guess_key,
     lang,
     on_table_computer,
+    role_check,
     services,
     submit_once,
 )
@@ -152,7 +153,7 @@ def try_pin(pin: str) -> tuple[int, str]:
     if not check_pin(pin[:PIN_MAX], stored):
         return 403, error_body("web_wrong_pin", text("web_wrong_pin", language))
     svc.limiter.success(key, table_key)
-    become_banker(phone_id())
+    gain_banker()
     return 200, json.dumps({"ok": True, "banker": True})
 
 
@@ -215,7 +216,10 @@ def table_resets(svc: Services) -> dict[str, Callable[[], str]]:
 
     def new_pin() -> str:
         pin = "".join(secrets.choice("0123456789") for _ in range(TABLE_PIN_DIGITS))
-        set_pin(svc.session.journal, pin)
+        hashed = hash_pin(pin)
+        with svc.session.exclusive():  # between two actions: one in flight is applied before, or refused
+            svc.session.journal.set_setting(PIN_SETTING, hashed)
+            svc.session.journal.end_banker_grants()
         svc.limiter.clear("pin")
         return pin
 
@@ -278,7 +282,7 @@ def propose_trade(who: Phone, proposal: ProposeTrade, key: str) -> tuple[int, st
         assert found is not None
         return {"proposal": trades.proposal_json(found, game_id)}
 
-    return submit_once(proposal, key, who.lang, extra=made, viewer=viewer_of(who))
+    return submit_once(proposal, key, who.lang, extra=made, viewer=viewer_of(who), check=role_check(who, proposal))
 
 
 def answer_trade(who: Phone, proposal_id: int, answer: str, key: str, reason: str = "") -> tuple[int, str, bool]:
@@ -307,7 +311,7 @@ def answer_trade(who: Phone, proposal_id: int, answer: str, key: str, reason: st
     action = trades.answer_action(answer, player, proposal_id, reason)
     authorize(who, action)
     return submit_once(action, key, who.lang, extra=lambda _state, _events: {answer: proposal_id},
-                       viewer=viewer_of(who))
+                       viewer=viewer_of(who), check=role_check(who, action))
 
 
 # --- reading the state ------------------------------------------------------------------------------------

@@ -247,12 +247,17 @@ def test_one_browser_is_one_phone_and_the_page_says_so(browser: Any, served: Tab
 def test_the_banker_question_names_the_phone_as_the_phone_shows_it(browser: Any, served: Table) -> None:  # noqa: F811
     watcher = join(browser, served, None)
     watcher.goto(served.server.url + "/banker")
-    shown = watcher.inner_text("[data-testid=asked-as]")
     watcher.click("form:has(input[value=ask]) button")
-    watcher.wait_for_timeout(200)
+    watcher.wait_for_selector("[data-testid=asked-as]")
+    shown = watcher.inner_text("[data-testid=asked-as]")
     asked = served.fake.banker_questions[-1][0] if served.fake.banker_questions else ""
     assert asked and asked in shown, (asked, shown)
     assert watcher.inner_text(".mebar .who") in asked  # "Watching", as the phone's own bar says
     ann = join(browser, served, "Ann")
     ann.goto(served.server.url + "/banker")
-    assert ann.inner_text("[data-testid=asked-as]") == "The table's screen names this phone “Ann”."
+    ann.click("form:has(input[value=ask]) button")
+    ann.wait_for_selector("[data-testid=asked-as]")
+    words = served.fake.banker_questions[-1][0]
+    assert words.startswith("Ann · phone ") and words != asked
+    assert ann.inner_text("[data-testid=asked-as]") == (
+        f"The table's screen shows “{words}”: press OK there only if it shows this code.")
