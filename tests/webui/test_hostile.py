@@ -105,7 +105,9 @@ def test_twenty_cookies_from_one_device_at_once_put_one_question(app: Flask, pho
     answers = concurrently([lambda p=p: p.post("/api/banker", {"ask": True}) for p in flood])
     statuses = sorted(a.status_code for a in answers)
     assert statuses == [202] + [429] * 19
-    assert {a.get_json()["error"] for a in answers if a.status_code == 429} == {"web_ask_one_per_device"}
+    # One question per device, or (past its burst of requests) the device's rate of requests.
+    assert {a.get_json()["error"] for a in answers if a.status_code == 429} <= {"web_ask_one_per_device",
+                                                                                "web_too_fast"}
     assert len(table.banker_questions) == 1
     ann = phone("Ann", address="127.0.0.3")
     assert ann.post("/api/banker", {"ask": True}).status_code == 202  # the real phone's question is put
