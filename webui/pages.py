@@ -172,7 +172,7 @@ def join() -> BaseResponse | str:
         try:
             views.check_join(request.form.get("code"))
             choice = request.form.get("player", "")
-            if choice == "" and current_state() is not None:
+            if request.form.get("pick") == "1" and current_state() is not None:
                 # The code typed and Next: the page comes back with the players' names to pick from.
                 session["lang"] = language
                 return redirect(url_for("pages.join"), code=303)
