@@ -250,8 +250,10 @@ def finish(w: Work) -> None:
                      key=lambda s: (-net_worth(state, s), s))
     w.ended = True
     w.auction = None
-    # Nothing is left waiting once the game is over: a received mortgaged deed simply stays mortgaged.
+    # Nothing is left waiting once the game is over: a received mortgaged deed simply stays mortgaged, and
+    # the question this very action would have asked about it (lift or keep?) is not asked.
     w.decisions = []
+    w.events = [e for e in w.events if e.kind != "decision_needed"]
     w.winner = w.name(ranking[0]) if ranking else None
     w.event("game_over", winner=w.winner,
             ranking=[{"player": w.name(s), "net_worth": net_worth(state, s)} for s in ranking])

@@ -164,6 +164,26 @@ def test_last_player_standing_wins_and_the_game_is_over(table: Table) -> None:
     table.fails("game_over", "salary", player="Ann")
 
 
+def test_a_bankruptcy_that_ends_the_game_asks_nothing_about_the_mortgaged_deeds_it_hands_over(
+        table: Table) -> None:
+    from banker.text import log_lines
+
+    table.give("Ann", "boardwalk")
+    table.give("Bob", "oriental", "reading_railroad")
+    table.do("mortgage", player="Bob", property="oriental")
+    table.do("mortgage", player="Bob", property="reading_railroad")
+    broke(table, "Bob", 0)
+    table.do("rent", player="Bob", property="boardwalk")
+    events = table.do("bankrupt", player="Bob")
+    data = table.json()
+    assert data["winner"] == "Ann" and data["decisions"] == []
+    assert table.prop("oriental") == {**table.prop("oriental"), "owner": "Ann", "mortgaged": True}
+    lines = log_lines(table.state.edition, events)
+    assert not any("lift it" in line for line in lines), lines
+    assert lines[-1] == "The game is over: Ann wins."
+    assert [e.kind for e in events].count("decision_needed") == 0
+
+
 def test_trade_moves_cash_deeds_and_cards_atomically(table: Table) -> None:
     table.give("Ann", "boardwalk", "baltic")
     table.give("Bob", "park_place")

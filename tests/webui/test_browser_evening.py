@@ -329,3 +329,37 @@ def test_the_undo_question_ends_as_a_question_in_russian(browser: Any, served: T
     boris.click("button[data-action=undo]")
     boris.wait_for_timeout(200)
     assert asked == ["Отменить последнее действие? Ann платит $200 (налог) — получает банк."], asked
+
+
+def test_a_bankruptcy_that_ends_the_game_asks_nothing_more_on_the_phones_and_the_table(
+        browser: Any, served: Table, tmp_path: Path) -> None:  # noqa: F811
+    session = served.session
+    session.submit(NewGame("us", ("Борис", "Цветан"), {}))
+    served.code = join_code(session.journal)
+    do(session, action="buy", player="Борис", property="boardwalk")
+    for deed in ("oriental", "reading_railroad"):
+        do(session, action="buy", player="Цветан", property=deed)
+        do(session, action="mortgage", player="Цветан", property=deed)
+    do(session, action="pay", player="Цветан", amount=session.state.players[1].cash, to="bank")  # type: ignore[union-attr]
+    do(session, action="rent", player="Цветан", property="boardwalk")  # a $50 debt to Борис
+    table = join(browser, served, None, lang="ru")
+    table.add_init_script(RECORD_SPEECH)
+    table.goto(served.server.url + "/table")
+    table.wait_for_function("document.documentElement.dataset.connected === 'yes'")
+    boris = join(browser, served, "Борис", lang="ru")
+    tsvetan = join(browser, served, "Цветан", lang="bg")
+    tsvetan.goto(served.server.url + "/debts")
+    tsvetan.once("dialog", lambda dialog: dialog.accept())
+    tsvetan.click("button[data-action=bankrupt]")
+    answer = tsvetan.wait_for_selector(".flash.ok", timeout=LIVE_MS)
+    shot(tsvetan, tmp_path, "bankrupt-game-over-bg", ".flash.ok")
+    assert "Играта свърши: печели Борис." in answer.inner_text()
+    assert "ипотека" not in answer.inner_text(), answer.inner_text()
+    boris.wait_for_selector("[data-testid=log] >> text=Игра окончена: побеждает Борис.", timeout=LIVE_MS)
+    shot(boris, tmp_path, "game-over-log-ru", "[data-testid=log]")
+    assert "Выкупить" not in boris.inner_text("[data-testid=log]")
+    table.wait_for_function("window.__said.length === 1", timeout=LIVE_MS * 5)
+    [[sentence, _, _]] = table.evaluate("window.__said")
+    assert "Побеждает Борис" in sentence and "залог" not in sentence, sentence
+    state = session.state
+    assert state is not None and state.ended and state.decisions == ()
