@@ -156,7 +156,7 @@ def test_the_repeat_question_names_the_deed_and_the_earlier_rent_and_the_form_ke
     deeds = "[data-testid=landed-form] select[name=property]"
     bob.select_option(deeds, "baltic")
     bob.click("[data-testid=landed-form] button[value=rent]")
-    bob.wait_for_selector(".flash.ok:has-text('Bob pays Ann $8 (rent).')", timeout=LIVE_MS)
+    bob.wait_for_selector(".flash.ok:has-text('Bob pays Ann $8 rent for Baltic Avenue.')", timeout=LIVE_MS)
     assert bob.input_value(deeds) == "baltic", "the deed list jumped to another deed after the answer"
     do(session, action="build", player="Ann", property="baltic")  # at the table: the rent is $20 now
     built = session.state
@@ -172,7 +172,7 @@ def test_the_repeat_question_names_the_deed_and_the_earlier_rent_and_the_form_ke
     assert "Bob already paid $8 rent for Baltic Avenue" in text, text
     assert bob.input_value(deeds) == "baltic"
     bob.click("[data-testid=again-yes]")
-    bob.wait_for_selector(".flash.ok:has-text('Bob pays Ann $20 (rent).')", timeout=LIVE_MS)
+    bob.wait_for_selector(".flash.ok:has-text('Bob pays Ann $20 rent for Baltic Avenue.')", timeout=LIVE_MS)
     state = session.state
     assert state is not None and state.players[state.seat("Bob")].cash == 1500 - 8 - 20
 
@@ -328,7 +328,7 @@ def test_the_undo_question_ends_as_a_question_in_russian(browser: Any, served: T
     boris.once("dialog", answer)
     boris.click("button[data-action=undo]")
     boris.wait_for_timeout(200)
-    assert asked == ["Отменить последнее действие? Ann платит $200 (налог) — получает банк."], asked
+    assert asked == ["Отменить последнее действие? Ann платит банку $200: Income Tax."], asked
 
 
 def test_a_bankruptcy_that_ends_the_game_asks_nothing_more_on_the_phones_and_the_table(
