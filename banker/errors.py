@@ -19,11 +19,16 @@ class BankerError(ValueError):
     params: dict[str, Any]
 
     def __init__(self, key: str, **params: Any) -> None:
-        from banker.messages import render
-
+        # The English text is written when it is read: most refusals are asked for by a preview (an
+        # offer, a bot) that only wants their key.
         self.key = key
         self.params = params
-        super().__init__(render(key, params, "en"))
+        super().__init__(key)
+
+    def __str__(self) -> str:
+        from banker.messages import render
+
+        return render(self.key, self.params, "en")
 
     def translated(self, language: str) -> str:
         """The message in ``language`` ("en", "ru" or "bg"); English when unknown."""
