@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from dataclasses import dataclass, field, replace
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import Any, Final
 
 from banker import buildings, deeds, payments
 from banker.actions import (
@@ -132,7 +132,7 @@ _Given = tuple[tuple[Event, ...], BankerError | None, int, int]
 _NOTHING: _Given = ((), None, 0, 0)
 
 
-@dataclass(frozen=True, init=False, eq=False)
+@dataclass(init=False, eq=False)
 class Offer:
     """One thing a player can do (or is told why not).
 
@@ -142,28 +142,31 @@ class Offer:
 
     An offer made by :func:`make` carries its :class:`Preview` and reads ``events``, ``refusal``,
     ``amount`` and ``short_by`` from it, running it on first use; an offer built with those values given
-    keeps them. ``dataclasses.replace`` works as on any frozen dataclass (``events``, ``refusal``,
-    ``amount`` and ``short_by`` may be passed to it; a ``refusal=None`` there leaves the refusal as it is).
+    keeps them. It never changes once made: its fields are ``Final`` (mypy refuses an assignment, and so
+    does the compiled build at run time), and ``dataclasses.replace`` makes a changed copy (``events``,
+    ``refusal``, ``amount`` and ``short_by`` may be passed to it; a ``refusal=None`` there leaves the
+    refusal as it is). Self-play builds hundreds of offers a game: a frozen dataclass's ``__init__`` would
+    cost more than the engine's dry run.
     """
 
-    kind: str
-    action: Action | None
-    needs: tuple[str, ...]
+    kind: Final[str]
+    action: Final[Action | None]
+    needs: Final[tuple[str, ...]]
     """Fields still to choose before the action is complete: ``dice``, ``amount``, ``to``, ``payer``,
     ``card``, ``square``, ``passed_go``, ``choice``."""
-    minimum: int
-    maximum: int
+    minimum: Final[int]
+    maximum: Final[int]
     """The range of an amount still to choose (0 when open above)."""
-    choices: tuple[Offer, ...]
+    choices: Final[tuple[Offer, ...]]
     """The complete offers a choice leads to (a card's pay-or-draw, where it was drawn…)."""
-    figures: tuple[tuple[str, Any], ...]
+    figures: Final[tuple[tuple[str, Any], ...]]
     """What a label names besides the amount: a utility's multiplier, a tax's percent, break-down levels."""
-    price: int
+    price: Final[int]
     """The money the rules name for it (negative when paid), known without the preview: what a house,
     a deed, lifting a mortgage, the jail fine costs."""
-    preview: Preview | None = field(repr=False)
+    preview: Final[Preview | None]
     """The dry run the values come from (None for an offer whose values were given)."""
-    _given: _Given | None = field(repr=False)
+    _given: Final[_Given | None]
 
     def __init__(self, kind: str, action: Action | None = None, needs: tuple[str, ...] = (),
                  events: tuple[Event, ...] | None = None, refusal: BankerError | None = None,
@@ -176,17 +179,16 @@ class Offer:
                       base[2] if amount is None else amount, base[3] if short_by is None else short_by)
         elif preview is None and _given is None:
             _given = _NOTHING
-        setter = object.__setattr__
-        setter(self, "kind", kind)
-        setter(self, "action", action)
-        setter(self, "needs", needs)
-        setter(self, "minimum", minimum)
-        setter(self, "maximum", maximum)
-        setter(self, "choices", choices)
-        setter(self, "figures", figures)
-        setter(self, "price", price)
-        setter(self, "preview", preview)
-        setter(self, "_given", _given)
+        self.kind = kind
+        self.action = action
+        self.needs = needs
+        self.minimum = minimum
+        self.maximum = maximum
+        self.choices = choices
+        self.figures = figures
+        self.price = price
+        self.preview = preview
+        self._given = _given
 
     @property
     def events(self) -> tuple[Event, ...]:
@@ -369,10 +371,12 @@ def _values(dry_run: Preview, action: Action | None, price: int) -> _Given:
     return dry_run.events, dry_run.error, _amount(dry_run, action, price), _short_by(dry_run, action, price)
 
 
-def make(state: GameState, kind: str, action: Action, *, price: int = 0, **extra: Any) -> Offer:
+def make(state: GameState, kind: str, action: Action, *, price: int = 0, figures: tuple[tuple[str, Any], ...] = (),
+         minimum: int = 0, maximum: int = 0) -> Offer:
     """A complete offer: ``action`` previewed (lazily: the dry run happens when the offer is read).
     ``price`` is the money the rules name for it (negative when paid), shown when the action is refused."""
-    return Offer(kind, action, price=price, preview=Preview(state, action), **extra)
+    return Offer(kind, action, minimum=minimum, maximum=maximum, figures=figures, price=price,
+                 preview=Preview(state, action))
 
 
 def preview(state: GameState, action: Action) -> Offer:
@@ -438,10 +442,9 @@ def deed_offers(state: GameState, player: str, deed: str, *, rent_card: str | No
     if prop.kind == "street":
         level = state.level(prop.number)
         group = state.edition.groups[prop.group]
-        whole = all(state.props[n].owner == seat for n in group)
-        if whole and level < rules.hotel_level:
-            kind = "build_hotel" if level + 1 == rules.hotel_level else "build_house"
-            out.append(make(state, kind, Build(player, prop.id), price=-prop.house_price))
+        build = build_offer(state, player, deed)
+        if build is not None:
+            out.append(build)
         if level:
             sell = make(state, "sell_hotel" if ps.hotel else "sell_house", SellBuilding(player, prop.id),
                         price=buildings.sell_price(prop))
@@ -452,13 +455,48 @@ def deed_offers(state: GameState, player: str, deed: str, *, rent_card: str | No
                 out.append(make(state, "sell_down", action, figures=(("levels", tuple(breakdown.items())),)))
         if any(state.level(n) for n in group):
             out.append(make(state, "sell_all_buildings", SellAllBuildings(player, prop.id)))
-    if ps.mortgaged:
-        out.append(make(state, "unmortgage", Unmortgage(player, prop.id), price=-rules.lift_cost(prop.mortgage),
-                        figures=lift_figures))
-    else:
-        out.append(make(state, "mortgage", Mortgage(player, prop.id), price=prop.mortgage,
-                        figures=(("lift", rules.lift_cost(prop.mortgage)),)))
+    out.append(mortgage_offer(state, player, deed))
     return out
+
+
+def build_offer(state: GameState, player: str, deed: str) -> Offer | None:
+    """The next building on ``deed`` for ``player``: a house, or the hotel after the last house, at the
+    printed house price, refused by the engine when the rules say not now (build evenly, a street of the
+    group mortgaged, the bank out of that building, the cash). None when there is no next building to
+    offer: not a street of a group the player has whole, or a hotel already."""
+    seat = state.seat(player)
+    prop = state.edition.property(deed)
+    if prop.kind != "street" or state.props[prop.number].owner != seat:
+        return None
+    hotel_level = state.rules.hotel_level
+    level = state.level(prop.number)
+    if level >= hotel_level or not all(state.props[n].owner == seat for n in state.edition.groups[prop.group]):
+        return None
+    kind = "build_hotel" if level + 1 == hotel_level else "build_house"
+    return make(state, kind, Build(player, prop.id), price=-prop.house_price)
+
+
+def group_build_offer(state: GameState, player: str, deed: str) -> Offer | None:
+    """The next building on the colour group of ``deed``, where building evenly puts it (§6.2): on the
+    first of the group's streets with the fewest buildings. :func:`build_offer` of that street."""
+    prop = state.edition.property(deed)
+    if prop.kind != "street":
+        return None
+    _level, number = min((state.level(n), n) for n in state.edition.groups[prop.group])
+    return build_offer(state, player, state.edition.properties[number].id)
+
+
+def mortgage_offer(state: GameState, player: str, deed: str) -> Offer:
+    """Mortgaging the owner's ``deed`` (its mortgage value in cash), or lifting its mortgage when it is
+    mortgaged (the value and the interest), as the engine allows them now."""
+    prop = state.edition.property(deed)
+    rules = state.rules
+    if state.props[prop.number].mortgaged:
+        return make(state, "unmortgage", Unmortgage(player, prop.id), price=-rules.lift_cost(prop.mortgage),
+                    figures=(("value", prop.mortgage), ("interest", rules.interest(prop.mortgage)),
+                             ("percent", rules.mortgage_interest_percent)))
+    return make(state, "mortgage", Mortgage(player, prop.id), price=prop.mortgage,
+                figures=(("lift", rules.lift_cost(prop.mortgage)),))
 
 
 # --- squares and cards --------------------------------------------------------------------------------
@@ -534,10 +572,7 @@ def player_offers(state: GameState, player: str) -> list[Offer]:
             prop = state.edition.properties[decision.property]
             out.append(Offer("decide", None, needs=("deed",), figures=(("property", prop.id),),
                              choices=tuple(deed_offers(state, player, prop.id))))
-    debt = state.debt_total(seat)
-    if debt:
-        out.append(make(state, "pay_debt", PayDebt(player), price=-debt))
-        out.append(make(state, "bankrupt", Bankrupt(player)))
+    out += debt_offers(state, player)
     if state.proposals:
         out += proposal_offers(state, player)
     if me.in_jail:
@@ -550,6 +585,16 @@ def player_offers(state: GameState, player: str) -> list[Offer]:
     out.append(Offer("transfer", Pay(player, 0, "", reason="transfer"), needs=("to", "amount"), minimum=1,
                      maximum=maximum))
     return out
+
+
+def debt_offers(state: GameState, player: str) -> list[Offer]:
+    """For a player who owes money: paying every debt (refused while the cash does not cover them), and
+    going bankrupt (refused while selling and mortgaging would cover them). None for a player who owes
+    nothing."""
+    debt = state.debt_total(state.seat(player))
+    if not debt:
+        return []
+    return [make(state, "pay_debt", PayDebt(player), price=-debt), make(state, "bankrupt", Bankrupt(player))]
 
 
 def proposal_offers(state: GameState, player: str) -> list[Offer]:

@@ -303,8 +303,8 @@ def test_a_preview_is_made_for_whoever_asks_and_kept_by_nobody_else() -> None:
     assert first.events[0].kind == "bought" and first.events[-1].kind == "board"
 
 
-def test_an_offer_is_still_a_frozen_dataclass() -> None:
-    from dataclasses import FrozenInstanceError, replace
+def test_an_offer_is_a_dataclass_that_replace_copies() -> None:
+    from dataclasses import replace
 
     state = play()
     buy = offering.deed_offers(state, "Ann", "baltic")[0]
@@ -313,8 +313,9 @@ def test_an_offer_is_still_a_frozen_dataclass() -> None:
     assert replace(buy, amount=-1).amount == -1 and replace(buy, amount=-1).events == buy.events
     given = offering.Offer("pay_bank", Pay("Ann", 0, "bank"), needs=("amount",), minimum=1)
     assert (given.events, given.refusal, given.amount, given.short_by) == ((), None, 0, 0)
-    with pytest.raises(FrozenInstanceError):
-        buy.kind = "x"  # type: ignore[misc]
+    if is_native():  # its fields are Final: mypy refuses an assignment, and the compiled build at run time
+        with pytest.raises(AttributeError):
+            buy.kind = "x"  # type: ignore[misc]
     with pytest.raises(ValueError, match="not complete"):
         given.applied(state)
 
