@@ -28,9 +28,9 @@ DEFAULT_OUT = PACKAGE.parent / "build" / "compiled"
 
 MODULES = (
     "state", "ledger", "rules", "work", "checks", "deeds", "payments", "buildings", "settlement", "engine",
-    "invariants", "worth", "edition", "sim/game", "sim/movement", "sim/strategies",
+    "invariants", "worth", "edition", "offer", "sim/game", "sim/movement", "sim/strategies",
 )
-"""The modules compiled: the engine, its invariant checks, the board and the bots (paths under ``banker/``,
+"""The modules compiled: the engine, its invariant checks, the board, the offers and the bots (paths under ``banker/``,
 without ``.py``). The action vocabulary stays Python: mypyc does not compile its dataclasses' inheritance."""
 
 DIGEST_FILE = ".source-digest"

@@ -141,3 +141,29 @@ def test_self_play_leaves_the_garbage_collector_as_it_found_it(monkeypatch: pyte
     with pytest.raises(game.InvariantViolation):
         simulate(1, 3, 4)
     assert gc.get_threshold() == before
+
+
+@pytest.mark.pure_python
+def test_the_bots_do_only_what_the_engine_offers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bots buy, build, lift mortgages and leave jail only through the engine's offers: with the offers'
+    previews refusing those, they never submit one (the rest of their game goes on)."""
+    import banker.offer
+    from banker.actions import Action, Build, Buy, JailFine, Unmortgage
+    from banker.errors import IllegalAction
+    from banker.state import GameState
+
+    real = banker.offer.apply
+    refused = (Build, Buy, Unmortgage)
+
+    def refusing(state: GameState | None, action: Action) -> object:
+        if isinstance(action, refused):
+            raise IllegalAction("no_auction")  # any refusal will do
+        return real(state, action)
+
+    monkeypatch.setattr(banker.offer, "apply", refusing)
+    for seed in range(4):
+        game = Game(seed, lineup(seed, 4))
+        game.play(120)
+        kinds = {type(action) for action in game.log}
+        assert not kinds & set(refused), kinds
+        assert JailFine in kinds or len(game.log) > 100

@@ -10,42 +10,41 @@ from typing import Any
 
 from banker.actions import (
     Action,
-    AuctionClose,
-    Bankrupt,
-    Bid,
     Build,
     BuildingAuction,
     Bundle,
-    Buy,
     DrawCard,
     EndGame,
     EndTurn,
     FreeParking,
-    GoToJail,
-    JailFine,
-    KeepMortgaged,
-    LeaveJail,
-    Mortgage,
     NewGame,
-    PayDebt,
     Rent,
     Salary,
-    StartAuction,
-    Tax,
     Trade,
-    Unmortgage,
-    UseJailCard,
 )
 from banker.edition import BOARD_SIZE, Property, load_edition
 from banker.engine import apply
 from banker.errors import BankerError
 from banker.invariants import invariant_errors
 from banker.ledger import Event
-from banker.offer import Offer, is_legal, iter_ways_to_raise, make
+from banker.offer import (
+    CASH_SHORT,
+    Offer,
+    bid_offer,
+    card_offer,
+    complete,
+    debt_offers,
+    deed_offers,
+    group_build_offer,
+    iter_ways_to_raise,
+    make,
+    mortgage_offer,
+    square_offers,
+    table_offers,
+)
 from banker.sim.movement import Table
 from banker.sim.strategies import Strategy
 from banker.state import GameState, PropertyState
-from banker.worth import liquidation_value, total_worth
 
 JAIL = 10
 MORTGAGED = attrgetter("mortgaged")
@@ -179,36 +178,40 @@ class Game:
                 break
 
     def jail_turn(self, seat: int) -> tuple[int, int] | None:
-        """Leave jail by card, fine or double; returns the roll to move by, or None to stay."""
+        """Leave jail by card, fine or double, among the engine's jail offers; returns the roll to move by,
+        or None to stay."""
         player = self.state.players[seat]
         strategy = self.strategies[seat]
-        if player.jail_cards and not self.state.debts_of(seat):
+        ways = {o.kind: o for o in square_offers(self.state, player.name, "jail")}
+        card = ways.get("use_jail_card")
+        if card is not None and not self.state.debts_of(seat) and card.allowed:
             deck = player.jail_cards[0]
-            self.act(UseJailCard(player.name))
+            self.take(card)
             self.table.decks[deck].put_back()
             self.table.jail_turns[seat] = 0
             return self.table.roll()
-        if player.cash - self.state.rules.jail_fine >= strategy.reserve + 200 and not self.state.debts_of(seat):
-            self.act(JailFine(player.name))
+        fine = ways["jail_fine"]
+        if player.cash + fine.price >= strategy.reserve + 200 and not self.state.debts_of(seat):
+            self.take(fine)
             self.settle()
             self.table.jail_turns[seat] = 0
             return self.table.roll()
         d1, d2 = self.table.roll()
         if d1 == d2:
-            self.act(LeaveJail(player.name))
+            self.take(ways["leave_jail"])
             self.settle()
             self.table.jail_turns[seat] = 0
             return d1, d2
         self.table.jail_turns[seat] += 1
         if self.table.jail_turns[seat] >= MAX_JAIL_ROLLS:
-            self.act(JailFine(player.name))
+            self.take(fine)  # the third roll without a double: the fine is due (a debt if the cash is short)
             self.settle()
             self.table.jail_turns[seat] = 0
             return d1, d2
         return None
 
     def to_jail(self, seat: int) -> None:
-        self.act(GoToJail(self.name(seat)))
+        self.take(square_offers(self.state, self.name(seat), "go_to_jail")[0])
         self.table.positions[seat] = JAIL
         self.table.jail_turns[seat] = 0
 
@@ -237,12 +240,8 @@ class Game:
                 self.act(Rent(name, prop.id, dice if needs_dice else None, rent_card))
                 self.settle()
         elif square.kind == "tax":
-            choice = None
-            if square.id == "income_tax" and self.state.rules.income_tax_percent:
-                worth = total_worth(self.state, seat)
-                percent = self.state.rules.percent(worth, self.state.rules.income_tax_percent)
-                choice = "percent" if percent < square.amount else "flat"
-            self.act(Tax(name, square.id, choice))
+            # The cheaper of the tax's offers (the flat sum or the percent of the worth, under that house rule)
+            self.take(min(square_offers(self.state, name, square.id), key=charged))
             self.settle()
         elif square.kind in ("chance", "community_chest"):
             self.draw(seat, square.kind, position, dice)
@@ -254,10 +253,13 @@ class Game:
     def draw(self, seat: int, deck: str, position: int, dice: int) -> None:
         card = self.table.decks[deck].draw()
         name = self.name(seat)
+        drawn = card_offer(self.state, DrawCard(name, deck, card.id, square=str(position)))
         choice = None
-        if card.kind == "pay_or_draw":
-            choice = "pay" if self.state.players[seat].cash >= card.amount * 10 else "draw"
-        events = self.act(DrawCard(name, deck, card.id, square=str(position), choice=choice))
+        if drawn.needs == ("choice",):  # pay a fine or take a card of the other deck
+            pay, other = drawn.choices
+            drawn = pay if self.state.players[seat].cash >= -pay.price * 10 else other
+            choice = "pay" if drawn is pay else "draw"
+        events = self.take(drawn)
         self.settle()
         if self.state.players[seat].bankrupt or self.state.ended:
             return
@@ -275,11 +277,12 @@ class Game:
 
     # --- decisions ---------------------------------------------------------------------------
     def offer(self, seat: int, prop: Property) -> None:
-        strategy = self.strategies[seat]
-        if not self.state.debts_of(seat) and strategy.wants(self.state, seat, prop):
-            self.act(Buy(self.name(seat), prop.id))
+        """Buy the deed landed on, or let it go to auction: the engine's two offers."""
+        buy, auction = deed_offers(self.state, self.name(seat), prop.id)
+        if self.strategies[seat].wants(self.state.players[seat].cash, -buy.price) and buy.allowed:
+            self.take(buy)
             return
-        self.act(StartAuction(prop.id, declined_by=self.name(seat)))
+        self.take(auction)
         self.run_auction()
 
     def run_auction(self) -> None:
@@ -287,23 +290,24 @@ class Game:
             auction = self.state.auction
             assert auction.property is not None
             prop = self.edition.properties[auction.property]
-            tops = []
+            tops: list[tuple[int, int, int, Offer]] = []
             for seat, player in enumerate(self.state.players):
-                if player.bankrupt or seat in auction.excluded or self.state.debts_of(seat):
+                bid = bid_offer(self.state, player.name)
+                if bid.refused:  # the engine's reason: a decliner kept out, a debt, bankrupt, no cash
                     continue
                 top = self.strategies[seat].top_bid(self.state, seat, prop)
                 if top > 0:
-                    tops.append((top, -seat, seat))
-            tops.sort(reverse=True)
+                    tops.append((top, -seat, seat, bid))
+            tops.sort(key=lambda t: t[:3], reverse=True)
             if tops:
                 if len(tops) > 1:
-                    self.act(Bid(self.name(tops[1][2]), tops[1][0]))
+                    self.take(complete(self.state, tops[1][3], amount=tops[1][0]))
                     price = tops[1][0] + 1 if tops[0][0] > tops[1][0] else None
                 else:
                     price = max(1, prop.price // 2) if tops[0][0] >= prop.price // 2 else tops[0][0]
                 if price is not None:
-                    self.act(Bid(self.name(tops[0][2]), price))
-            self.act(AuctionClose())
+                    self.take(complete(self.state, tops[0][3], amount=price))
+            self.take(table_offers(self.state)[0])  # closing the auction
             self.settle()
 
     def settle(self) -> None:
@@ -311,13 +315,12 @@ class Game:
         while not self.state.ended:
             if self.state.decisions:
                 d = self.state.decisions[0]
-                prop = self.edition.properties[d.property]
-                cost = self.state.rules.lift_cost(prop.mortgage)
                 player = self.state.players[d.player]
-                if player.cash - cost >= self.strategies[d.player].reserve and not self.state.debts_of(d.player):
-                    self.act(Unmortgage(player.name, prop.id))
+                lift, keep = deed_offers(self.state, player.name, self.edition.properties[d.property].id)
+                if player.cash + lift.price >= self.strategies[d.player].reserve and lift.allowed:
+                    self.take(lift)
                 else:
-                    self.act(KeepMortgaged(player.name, prop.id))
+                    self.take(keep)
                 continue
             if self.state.debts:
                 self.pay_or_fold(self.state.debts[0].debtor)
@@ -328,23 +331,25 @@ class Game:
             return
 
     def pay_or_fold(self, seat: int) -> None:
+        """Go bankrupt when the engine allows it (nothing left would cover the debts), else raise the cash
+        until paying is allowed, and pay."""
         name = self.name(seat)
-        owed = self.state.debt_total(seat)
-        if liquidation_value(self.state, seat) < owed:
-            self.act(Bankrupt(name))
+        pay, fold = debt_offers(self.state, name)
+        if fold.allowed:
+            self.take(fold)
             return
-        while self.state.players[seat].cash < owed:
-            if not self.raise_money(seat):  # pragma: no cover - liquidation value covers the debt
+        while self.state.players[seat].cash + pay.price < 0:  # short of what paying costs: raise it
+            if not self.raise_money(seat):  # pragma: no cover - the assets cover the debt
                 break
-        self.act(PayDebt(name))
+        self.take(pay)
 
     def raise_money(self, seat: int) -> bool:
         """Take the engine's first way to raise cash (the cheapest sacrifice: a bare deed mortgaged, then
         one building sold, a hotel broken down as the bank's houses allow)."""
         way = next(iter_ways_to_raise(self.state, self.name(seat), preview=False), None)
-        if way is None or way.action is None:
+        if way is None:
             return False
-        self.act(way.action)
+        self.take(way)
         return True
 
     def owns_group(self, seat: int, prop: Property) -> bool:
@@ -370,26 +375,38 @@ class Game:
                 return
         strategy = self.strategies[seat]
         name = self.name(seat)
-        rules = state.rules
         for number in self.view().mortgaged.get(seat, ()):
             prop = self.edition.properties[number]
-            cost = rules.lift_cost(prop.mortgage)
-            if self.state.players[seat].cash - cost >= strategy.reserve + 100:
-                self.act(Unmortgage(name, prop.id))
-        hotel_level = rules.hotel_level
-        max_level = min(strategy.build_to, hotel_level)
+            if self.state.players[seat].cash - prop.mortgage < strategy.reserve + 100:
+                continue  # lifting costs the printed mortgage value and more: not asked for
+            lift = mortgage_offer(self.state, name, prop.id)
+            if self.state.players[seat].cash + lift.price >= strategy.reserve + 100 and lift.allowed:
+                self.take(lift)
         if 0 < self.state.bank_houses <= 2:
             self.house_auction()
         for members in self.view().complete.get(seat, ()):
             while True:
-                low, number = min((self.state.level(n), n) for n in members)
-                prop = self.edition.properties[number]
-                if low >= max_level or self.state.players[seat].cash - prop.house_price < strategy.reserve:
+                build = self.next_building(seat, members, strategy.build_to)
+                if build is None:
                     break
-                hotel_next = low + 1 == hotel_level
-                if (self.state.bank_hotels if hotel_next else self.state.bank_houses) < 1:
-                    break
-                self.act(Build(name, prop.id))
+                self.take(build)
+
+    def next_building(self, seat: int, members: tuple[int, ...], build_to: int) -> Offer | None:
+        """The engine's offer of the next building on a group (where even building puts it), if the
+        strategy wants it (below its level, with the reserve left after it) and the engine allows it (the
+        bank's stock); None otherwise."""
+        state = self.state
+        cash = state.players[seat].cash
+        reserve = self.strategies[seat].reserve
+        if cash - self.edition.properties[members[0]].house_price < reserve:
+            return None  # not wanted at the printed price: the engine is not asked
+        build = group_build_offer(state, self.name(seat), self.edition.properties[members[0]].id)
+        if build is None or not isinstance(build.action, Build):
+            return None
+        street = state.edition.property(build.action.property)
+        if state.level(street.number) >= build_to or cash + build.price < reserve or not build.allowed:
+            return None
+        return build
 
     def house_auction(self) -> None:
         """§6.6: when the last houses are wanted by two or more players, the bank auctions one."""
@@ -398,13 +415,14 @@ class Game:
             if self.state.debts_of(seat):
                 continue
             for members in self.view().complete.get(seat, ()):
-                low, number = min((self.state.level(n), n) for n in members)
-                prop = self.edition.properties[number]
-                if low + 1 < self.state.rules.hotel_level:
-                    top = min(prop.house_price * 2, self.state.players[seat].cash - self.strategies[seat].reserve)
-                    if top >= prop.house_price:
-                        bids.append((top, seat, prop))
-                    break
+                wanted = self.next_street(seat, members)
+                if wanted is None or wanted[0].kind != "build_house":
+                    continue  # a hotel comes next there (or nothing): another group may want a house
+                build, street = wanted
+                top = min(-build.price * 2, self.state.players[seat].cash - self.strategies[seat].reserve)
+                if top >= -build.price:
+                    bids.append((top, seat, street))
+                break
         if len({seat for _, seat, _ in bids}) < 2:
             return
         opening = make(self.state, "building_auction", BuildingAuction("house"))
@@ -413,15 +431,31 @@ class Game:
         bids.sort(key=lambda b: (-b[0], b[1]))
         (top, winner, prop), (second, loser, lost_on) = bids[0], bids[1]
         self.take(opening)
-        self.act(Bid(self.name(loser), second, lost_on.id))
+        self.take(self.bid_on(loser, lost_on, second))
         price = max(second + 1, prop.house_price)
         if top >= price:
-            self.act(Bid(self.name(winner), price, prop.id))
+            self.take(self.bid_on(winner, prop, price))
             # The high bid stands: the winner cannot mortgage the group it builds on meanwhile.
             street = self.edition.properties[self.edition.groups[prop.group][0]]
-            assert not is_legal(self.state, Mortgage(self.name(winner), street.id))
-        self.act(AuctionClose())
+            assert mortgage_offer(self.state, self.name(winner), street.id).refused
+        self.take(table_offers(self.state)[0])  # closing the auction
         self.settle()
+
+    def next_street(self, seat: int, members: tuple[int, ...]) -> tuple[Offer, Property] | None:
+        """The engine's offer of the next building on a group of the seat, and its street, where even
+        building puts it, unless the engine refuses it for more than the cash (the bank's stock)."""
+        build = group_build_offer(self.state, self.name(seat), self.edition.properties[members[0]].id)
+        if build is None or not isinstance(build.action, Build):
+            return None
+        if build.refusal is not None and build.refusal.key != CASH_SHORT:
+            return None
+        return build, self.state.edition.property(build.action.property)
+
+    def bid_on(self, seat: int, street: Property, amount: int) -> Offer:
+        """The seat's bid of ``amount`` for the building on auction, on ``street``: one of the engine's
+        choices of streets to bid on."""
+        choice = next(c for c in bid_offer(self.state, self.name(seat)).choices if c.figure("property") == street.id)
+        return complete(self.state, choice, amount=amount)
 
     def trade_for_groups(self, seat: int) -> None:
         """Swap deeds so both sides complete a group, or buy the one street missing from a group."""
@@ -516,6 +550,14 @@ class BoardView:
                 if holder is not None:
                     short.append((seat, number, holder))
         return None, short
+
+
+def charged(offer: Offer) -> int:
+    """What an offer takes from its actor: the money paid, or owed when it becomes a debt."""
+    paid = -offer.amount
+    if paid > 0 or offer.refused:
+        return paid
+    return sum(int(e.params.get("amount", 0)) for e in offer.events if e.kind == "debt")
 
 
 def accepted_actions(log: list[Action]) -> list[Action]:

@@ -21,11 +21,11 @@ class Strategy:
     sell_factor: float = 0.0
     """It sells a deed that completes someone else's group for this many times the price (0: never)."""
 
-    def wants(self, state: GameState, seat: int, prop: Property) -> bool:
-        cash = state.players[seat].cash
+    def wants(self, cash: int, price: int) -> bool:
+        """Whether it buys a deed at ``price`` with ``cash`` in hand."""
         if self.buy_everything:
-            return cash >= prop.price
-        return cash - prop.price >= self.reserve
+            return cash >= price
+        return cash - price >= self.reserve
 
     def top_bid(self, state: GameState, seat: int, prop: Property) -> int:
         cash = state.players[seat].cash
