@@ -8,6 +8,15 @@ that chip select. A chip select with nothing wired reads back zeros, like a floa
 Every transfer moves the bus's clock forward by the time it takes on a Pi: the bits at the device's
 ``max_speed_hz`` plus ``transfer_overhead_s`` for the system call and the chip-select edges. The
 driver finds that clock as ``SpiDev().clock`` and sleeps through it (a real ``spidev`` has none).
+
+:meth:`FakeSpiDev.message` is one ``SPI_IOC_MESSAGE(n)`` ioctl of several transfers, each with its own
+chip-select frame (``cs_change`` between them, linux/spi/spidev.h): one system call's overhead, and
+``segment_overhead_s`` for each transfer after the first (the controller set up again and the
+chip-select edges), as the kernel runs them one after the other in one ``spi_sync``.
+
+On a :class:`~.clock.PiClock` the chips' own work is excluded from the program's CPU, and the
+transfers' time is counted as the kernel's CPU (the Pi's SPI driver waits for short transfers by
+polling: drivers/spi/spi-bcm2835.c, ``polling_limit_us``).
 """
 
 from __future__ import annotations
@@ -17,11 +26,13 @@ import types
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from hardware.emulator.clock import Clock, VirtualClock
+from hardware.emulator.clock import Clock, VirtualClock, excluded
 
 SPI_TRANSFER_OVERHEAD_S = 20e-6
-"""Assumed cost of one ``xfer2`` on a Pi besides the bits: the ioctl and the chip-select edges.
-An assumption for the emulated clock, not a measurement."""
+"""Assumed cost of one ``xfer2`` besides the bits: the ioctl and the chip-select edges. An assumption
+for the emulated clock of the tests; ``banker bench --table`` uses a Pi's (hardware/pimodel.py)."""
+SPI_SEGMENT_OVERHEAD_S = 5e-6
+"""Assumed cost of each further transfer in one ``SPI_IOC_MESSAGE`` (the same assumption's share)."""
 
 
 class SpiEndpoint(Protocol):
@@ -42,6 +53,9 @@ class FakeSpiBus:
     clock: Clock = field(default_factory=VirtualClock)
     """The time of everything on this bus; chips attached to it share it."""
     transfer_overhead_s: float = SPI_TRANSFER_OVERHEAD_S
+    segment_overhead_s: float = SPI_SEGMENT_OVERHEAD_S
+    messages: int = 0
+    """System calls made on this bus (an ``xfer2`` or a :meth:`FakeSpiDev.message` is one)."""
 
     def attach(self, bus: int, device: int, endpoint: SpiEndpoint | None) -> None:
         """Make ``/dev/spidev<bus>.<device>`` exist, with ``endpoint`` wired to it (on this bus's clock)."""
@@ -110,10 +124,39 @@ class FakeSpiDev:
         self._bus.open_devices.append(self)
 
     def xfer2(self, data: list[int], *_settings: int) -> list[int]:
+        (answer,) = self.message([data])
+        return answer
+
+    def message(self, frames: list[list[int]], delays_us: list[int] | None = None) -> list[list[int]]:
+        """One ``SPI_IOC_MESSAGE(len(frames))``: each frame a transfer with its own chip-select frame, in
+        order; the answer to each. ``delays_us[i]`` is the transfer's ``delay_usecs``: the kernel waits that
+        long after it before the next (drivers/spi/spi.c: ``usleep_range`` for delays over 10 µs, a
+        sleep that costs no CPU and wakes a little late, as the clock's sleeps do).
+
+        Raises:
+            OSError: the device is not open (EBADF).
+        """
         if self.address is None:
             raise OSError(errno.EBADF, "Bad file descriptor")
-        self.transfers += 1
-        self._bus.clock.advance(self._bus.transfer_overhead_s + 8 * len(data) / self.max_speed_hz)
+        bus, clock = self._bus, self._bus.clock
+        answers = []
+        with excluded(clock):  # the program's CPU is charged up to here; the bus's own work is not its
+            bus.messages += 1
+            kernel = getattr(clock, "kernel", None)
+            for index, data in enumerate(frames):
+                self.transfers += 1
+                setup = bus.transfer_overhead_s if index == 0 else bus.segment_overhead_s
+                cost = setup + 8 * len(data) / self.max_speed_hz
+                clock.advance(cost)
+                if kernel is not None:
+                    kernel(cost)
+                answers.append(self._exchange(data))
+                if delays_us and delays_us[index]:
+                    clock.sleep(delays_us[index] / 1e6)
+        return answers
+
+    def _exchange(self, data: list[int]) -> list[int]:
+        assert self.address is not None
         # What is wired now: a board unplugged (or plugged in) after the node was opened counts at once.
         self._endpoint = self._bus.endpoints.get(self.address)
         if self._endpoint is None:

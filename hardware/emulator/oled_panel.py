@@ -20,12 +20,14 @@ at it: :attr:`FakeI2cBus.clock_hz` is a setting, not a claim that a given panel 
 from __future__ import annotations
 
 import errno
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from PIL import Image
+
+from hardware.emulator.clock import excluded
 
 ControllerName = Literal["ssd1306", "sh1106"]
 
@@ -68,6 +70,10 @@ class OledPanel:
     inverted: bool = False
     frames: int = 0
     """Times the last page of RAM was completed: a full frame was written."""
+    written: list[tuple[float, int, int, int]] = field(default_factory=list)
+    """(time, page, first column, last column): when a write put its last byte into a page of RAM, and
+    the visible columns it wrote there, on the bus's clock (a bus with a clock logs them);
+    :func:`glass_time` says when the glass shows them."""
 
     def __post_init__(self) -> None:
         self.ram_width = 132 if self.controller == "sh1106" else 128
@@ -94,13 +100,19 @@ class OledPanel:
 
     # Bytes from the bus ------------------------------------------------------------------------
 
-    def receive(self, payload: bytes) -> None:
-        """One I²C write to the panel: a control byte (0x00 commands, 0x40 data), then bytes."""
+    def receive(self, payload: bytes, arrivals: Callable[[int], float] | None = None) -> None:
+        """One I²C write to the panel: a control byte (0x00 commands, 0x40 data), then bytes.
+
+        ``arrivals(index)`` is when byte ``index`` of the payload was on the wire (the bus's clock): the
+        panel then logs, in :attr:`written`, when each page of its RAM last took a byte."""
         if not payload:
             return
         control, body = payload[0], payload[1:]
         if control & 0x40:
-            self._data(body)
+            touched = self._data(body)
+            if arrivals is not None:
+                for page, (last, low, high) in touched.items():
+                    self.written.append((arrivals(last + 1), page, low, high))
         else:
             for byte in body:
                 self._command_byte(byte)
@@ -139,11 +151,18 @@ class OledPanel:
         elif 0xB0 <= opcode <= 0xB7:
             self.page = opcode & 0x07
 
-    def _data(self, body: Iterable[int]) -> None:
+    def _data(self, body: Iterable[int]) -> dict[int, tuple[int, int, int]]:
+        """Write ``body`` into RAM; for each page it reached, the index in ``body`` of its last byte and
+        the first and last visible columns it wrote."""
         last_visible = (self.column_offset or 0) + self.width - 1
-        for byte in body:
+        offset = self.column_offset or 0
+        touched: dict[int, tuple[int, int, int]] = {}
+        for index, byte in enumerate(body):
             if self.page < self.pages and self.column < self.ram_width:
                 self.ram[self.page][self.column] = byte
+                x = self.column - offset
+                _, low, high = touched.get(self.page, (0, x, x))
+                touched[self.page] = (index, min(low, x), max(high, x))
             if self.controller == "ssd1306" and self.addressing == 0:
                 self._advance_horizontal()
             else:
@@ -151,6 +170,7 @@ class OledPanel:
                 if self.page == self.pages - 1 and self.column == last_visible:
                     self.frames += 1
                 self.column = min(self.column + 1, self.ram_width - 1)
+        return touched
 
     def _advance_horizontal(self) -> None:
         first_column, last_column = self.column_range
@@ -205,6 +225,9 @@ class FakeI2cBus:
     """SCL frequency: 100 kHz (the Pi's default), 400 kHz (fast mode), 1 MHz (fast-mode plus)."""
     handles_open: int = 0
     """``smbus2.SMBus`` objects open on it (see :func:`managed_smbus2`)."""
+    transaction_overhead_s: float = 0.0
+    """The time of one transaction besides its bits on the wire: the ioctl and the Pi's I²C driver
+    starting it (0 in the tests; a Pi's in ``banker bench --table``, hardware/pimodel.py)."""
 
     def wire_s(self, payload_bytes: int, *, acknowledged: bool = True) -> float:
         """Seconds on the wire of one write: START, the address, the payload (9 clocks a byte), STOP."""
@@ -217,19 +240,40 @@ class FakeI2cBus:
         self._write(address, bytes([register, *data]))
 
     def i2c_rdwr(self, *messages: Any) -> None:
-        for message in messages:
-            self._write(int(message.addr), bytes(message))
+        """One I2C_RDWR call: its messages one after the other, a repeated START between two (one call's
+        overhead, one STOP at the end)."""
+        for index, message in enumerate(messages):
+            self._write(int(message.addr), bytes(message), first=index == 0, last=index == len(messages) - 1)
 
-    def _write(self, address: int, payload: bytes) -> None:
+    def _write(self, address: int, payload: bytes, *, first: bool = True, last: bool = True) -> None:
         if self.closed:
             raise OSError(errno.EBADF, "Bad file descriptor")
-        panel = self.panels.get(address)
-        if self.clock is not None:
-            self.clock.advance(self.wire_s(len(payload), acknowledged=panel is not None))
-        if panel is None:
-            raise OSError(errno.EREMOTEIO, "Remote I/O error")
-        self.transactions.append(I2cTransaction(address, payload))
-        panel.receive(payload)
+        with excluded(self.clock):  # the program's CPU is charged up to here; the bus's own work is not its
+            panel = self.panels.get(address)
+            arrivals: Callable[[int], float] | None = None
+            if self.clock is not None:
+                overhead = self.transaction_overhead_s if first else 0.0
+                start = float(self.clock.monotonic()) + overhead
+                hz = self.clock_hz
+
+                def arrivals(index: int) -> float:
+                    # START, the address byte, then each byte with its acknowledge: 9 clocks a byte.
+                    return start + (1 + 9 * (1 + index + 1)) / hz
+
+                wire = self.wire_s(len(payload), acknowledged=panel is not None)
+                if not last:
+                    wire -= 1 / self.clock_hz  # no STOP: the next message's repeated START follows
+                self.clock.advance(overhead + wire)
+                kernel = getattr(self.clock, "kernel", None)
+                if kernel is not None:
+                    kernel(overhead)
+            if panel is None:
+                raise OSError(errno.EREMOTEIO, "Remote I/O error")
+            self.transactions.append(I2cTransaction(address, payload))
+            if arrivals is None:
+                panel.receive(payload)
+            else:
+                panel.receive(payload, arrivals)
 
     def close(self) -> None:
         self.closed = True
@@ -295,3 +339,38 @@ def managed_smbus2(bus: FakeI2cBus, ports: Iterable[int] = (1,)) -> Iterator[Fak
         yield bus
     finally:
         smbus2.SMBus = real  # type: ignore[misc]
+
+
+def scan_time(row: int, after: float, period_s: float, phase_s: float, rows: int = 64) -> float:
+    """When the panel next drives ``row`` at or after ``after``.
+
+    A passive-matrix OLED lights one row at a time, in order from the display start line, a whole pass
+    every frame period: "Ffrm = Fosc / (D × K × No. of Mux)" (SSD1306 datasheet, section 8.3,
+    "Oscillator Circuit and Display Time Generator"). A row shows what its RAM held when it was last
+    driven, so a byte written just after its row went by is seen one pass later. ``phase_s`` is when
+    row 0 was driven (the panel's oscillator runs on its own; nothing on the bus tells it).
+    """
+    if period_s <= 0:
+        return after  # no scan modelled: the glass shows a byte as it arrives
+    at = phase_s + row / rows * period_s
+    if at < after:
+        at += -(-(after - at) // period_s) * period_s
+    return float(at)
+
+
+def glass_time(written: Iterable[tuple[float, int, int, int]], rows: Iterable[int], period_s: float,
+               phase_s: float, columns: tuple[int, int] = (0, 127)) -> float:
+    """When the glass shows, on every row of ``rows`` between ``columns`` (first, last), what the writes
+    ``written`` (:attr:`OledPanel.written`) put there: the latest of each such row's next pass after the
+    last write to its page that reached those columns; 0.0 if none did."""
+    left, right = columns
+    last: dict[int, float] = {}
+    for at, page, low, high in written:
+        if low <= right and high >= left:
+            last[page] = max(at, last.get(page, at))
+    latest = 0.0
+    for row in rows:
+        written_at = last.get(row // 8)
+        if written_at is not None:
+            latest = max(latest, scan_time(row, written_at, period_s, phase_s))
+    return latest
