@@ -32,8 +32,9 @@ from typing import Any, Literal
 from hardware.absent import RETRY_S, AbsentControls, AbsentDisplay, AbsentReader
 from hardware.controls import STUCK_S, ControlPins, GpioControls, SimulatedControls, make_pin_factory
 from hardware.errors import HardwareError
-from hardware.nfc import DEFAULT_RST_PIN, RX_GAINS, Mfrc522Reader
+from hardware.nfc import DEFAULT_RST_PIN, DEFAULT_SPEED_HZ, RX_GAINS, Mfrc522Reader
 from hardware.oled import Oled, OledChip, SimulatedDisplay, open_luma_device
+from hardware.pimodel import PiCosts
 from hardware.protocols import Controls, Display, TagReader
 from hardware.speaker import EspeakSpeaker, SimulatedSpeaker, Speaker, SpeakerConfig
 from hardware.taps import (
@@ -70,6 +71,8 @@ class ReaderConfig:
     rx_gain_db: int | None = None
     """The receiver's gain: 18, 23, 33, 38, 43 or 48 dB (``None``: the chip's own 33 dB). 43 or 48
     helps NTAG stickers read through a deed card."""
+    spi_hz: int = DEFAULT_SPEED_HZ
+    """The SPI clock (4 MHz; the MFRC522 takes up to 10 MHz): 1000000 for long or loose wires."""
 
 
 @dataclass(frozen=True)
@@ -184,6 +187,9 @@ class TableConfig:
             claim(CHIP_SELECT_PINS[key], f"SPI{reader.bus} CE{reader.device}")
             if reader.rst_pin is not None:
                 claim(reader.rst_pin, "RC522 reset")
+            if not 100_000 <= reader.spi_hz <= 10_000_000:
+                raise ValueError(
+                    f"reader {index}: spi_hz is 100000 to 10000000 (the MFRC522's limit), not {reader.spi_hz}")
             if reader.rx_gain_db is not None and reader.rx_gain_db not in RX_GAINS:
                 raise ValueError(
                     f"reader {index}: rx_gain_db is one of {sorted(RX_GAINS)} (dB), not {reader.rx_gain_db}")
@@ -308,14 +314,16 @@ FaultShower = Callable[[Display, HardwareError], None]
 
 
 def open_table(config: TableConfig | None = None, *, absent: Sequence[str] = (),
-               on_lasting_fault: FaultShower | None = None) -> Table:
+               on_lasting_fault: FaultShower | None = None, pi_costs: PiCosts | None = None) -> Table:
     """Open the table's display, readers and controls as ``config.mode`` says.
 
     The reader hub is created but not started: call ``table.hub.start()`` for background polling,
     or ``table.hub.poll_once()`` in a test. A part that does not open is a stand-in that keeps
     trying (see the module doc); :meth:`Table.faults` says which.
 
-    ``absent`` (emulated tables only, see :func:`check_absent`) leaves parts unplugged.
+    ``absent`` (emulated tables only, see :func:`check_absent`) leaves parts unplugged. ``pi_costs``
+    (emulated tables only) runs the emulated parts on a :class:`~hardware.emulator.clock.PiClock` with a
+    Pi's costs (:mod:`hardware.pimodel`): what ``banker bench --table`` measures.
 
     A lasting fault of a part opened after the display (SPI not enabled, lgpio missing) is raised
     after ``on_lasting_fault(display, error)`` has drawn it; the display is then closed without
@@ -333,7 +341,7 @@ def open_table(config: TableConfig | None = None, *, absent: Sequence[str] = (),
         if config.mode == "simulated":
             table = _open_simulated(config, stack)
         elif config.mode == "emulated":
-            table = _open_emulated(config, stack, absent, _fault_hook(on_lasting_fault))
+            table = _open_emulated(config, stack, absent, _fault_hook(on_lasting_fault), pi_costs)
         else:
             table = _open_pi(config, stack, _fault_hook(on_lasting_fault))
         table._cleanup = stack.pop_all()
@@ -505,6 +513,7 @@ def open_reader(config: TableConfig, index: int) -> Mfrc522Reader:
         device=reader_config.device,
         rst_pin=reader_config.rst_pin,
         rx_gain_db=reader_config.rx_gain_db,
+        speed_hz=reader_config.spi_hz,
         name=f"NFC reader {index} (MFRC522)",
     )
 
@@ -569,7 +578,8 @@ def _open_oled(config: TableConfig, bus: Any | None = None) -> Oled:
 
 
 def _open_emulated(config: TableConfig, stack: contextlib.ExitStack, absent: Sequence[str] = (),
-                   hook: Callable[[Display, HardwareError], None] = lambda display, error: None) -> Table:
+                   hook: Callable[[Display, HardwareError], None] = lambda display, error: None,
+                   pi_costs: PiCosts | None = None) -> Table:
     from gpiozero.pins.mock import MockFactory  # type: ignore[import-untyped]
 
     from hardware.emulator import (
@@ -582,7 +592,14 @@ def _open_emulated(config: TableConfig, stack: contextlib.ExitStack, absent: Seq
         managed_smbus2,
     )
 
-    spi = FakeSpiBus()
+    if pi_costs is None:
+        spi = FakeSpiBus()
+    else:
+        from hardware.emulator.clock import PiClock
+
+        spi = FakeSpiBus(clock=PiClock(cpu_factor=pi_costs.cpu_factor, sleep_overshoot_s=pi_costs.sleep_overshoot_s,
+                                       sleep_cpu_s=pi_costs.sleep_cpu_s),
+                         transfer_overhead_s=pi_costs.spi_message_s, segment_overhead_s=pi_costs.spi_segment_s)
     gpio = FakeGpio()
     chips = []
     unplugged: dict[str, Any] = {}
@@ -601,7 +618,8 @@ def _open_emulated(config: TableConfig, stack: contextlib.ExitStack, absent: Seq
     settings = config.display
     panel = OledPanel(settings.chip, column_offset=settings.page_address_offset if settings.chip == "sh1106" else 0)
     i2c = FakeI2cBus({} if "display" in absent else {settings.address: panel}, clock=spi.clock,
-                     clock_hz=settings.bus_hz)
+                     clock_hz=settings.bus_hz,
+                     transaction_overhead_s=pi_costs.i2c_transaction_s if pi_costs is not None else 0.0)
     if "display" in absent:
         unplugged["display"] = (settings.address, panel)
 

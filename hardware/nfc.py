@@ -35,11 +35,15 @@ On a Raspberry Pi 5 ``RPi.GPIO`` does not work; install ``rpi-lgpio`` (a drop-in
 
 from __future__ import annotations
 
+import ctypes
+import fcntl
 import importlib
 import logging
+import struct
 import time
 import types
 import weakref
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from hardware import iso14443
@@ -49,7 +53,15 @@ log = logging.getLogger(__name__)
 
 DEFAULT_RST_PIN = 25
 """BCM number of the reset pin: GPIO25, header pin 22 (the pin the library's BOARD default means)."""
-DEFAULT_SPEED_HZ = 1_000_000
+DEFAULT_SPEED_HZ = 4_000_000
+"""The SPI clock: the MFRC522 takes up to 10 Mbit/s (datasheet 8.1.2, SPI); 4 MHz is what the Arduino
+library miguelbalboa/rfid uses (``MFRC522_SPICLOCK``). The mfrc522 package's 1 MHz made a poll's bytes
+take four times as long on the wire, and the Pi's SPI driver waits for them with the CPU. Set
+``spi_hz`` of a reader lower (1000000) for long or loose wires."""
+HEALTH_EVERY = 16
+"""Every this many polls, the look at an empty reader also reads the registers a reset chip loses (the
+antenna, the timer, the command); in between it reads the interrupt flags, the errors, the FIFO level
+and VersionReg, which a chip that stopped answering or a held MISO line already give away."""
 KNOWN_VERSIONS = {
     0x88: "FM17522 clone",
     0x90: "MFRC522 v0.0",
@@ -84,17 +96,21 @@ _POWER_DOWN = 0x10
 _T_STOP_NOW = 0x80
 _PCD_SOFT_RESET = 0x0F
 _PCD_TRANSMIT = 0x04
-_T_MODE = 0x8D
-"""TAuto, and the high bits of the prescaler: the library's value (2 kHz timer, 0.5 ms a tick)."""
-_T_PRESCALER = 0x3E
-_TIMER_TICK_S = (2 * (0xD << 8 | _T_PRESCALER) + 1) / 13_560_000
-"""0.5 ms: the period of the timer at the library's prescaler (TModeReg low bits 0xD, TPrescalerReg 0x3E)."""
-TIMER_RELOAD = 1
-"""Timer ticks before "no card answered": (1 + 1) × 0.5 ms = 1 ms. A card starts answering about
-0.09 ms after the reader's frame (ISO 14443-3 frame delay time, 1236/fc after a WUPA, 1172/fc after
-other commands) and the timer stops once it does (MFRC522 datasheet, TModeReg.TAuto), so 1 ms is ten
-times the need. The library's 30 (15.5 ms) kept a reader busy for 15.5 ms on every empty poll; 3
-(2 ms) was this driver's until the tap-to-glass figures (docs/performance.md) asked for a shorter round."""
+_T_MODE = 0x80
+"""TAuto, and the high bits of the prescaler (0): the timer starts at the end of each frame sent."""
+_T_PRESCALER = 0xA9
+_TIMER_TICK_S = (2 * ((_T_MODE & 0x0F) << 8 | _T_PRESCALER) + 1) / 13_560_000
+"""25 µs: "ftimer = 13.56 MHz / (2 × TPreScaler + 1)" (MFRC522 datasheet, 8.5 Timer unit) with
+TPrescalerReg 0xA9 (169). The library's 0xD3E gives 0.5 ms ticks, too coarse for a short timeout."""
+TIMER_RELOAD = 11
+"""Timer ticks before "no card answered": (11 + 1) × 25 µs = 0.3 ms. A card starts answering 86-91 µs
+after the reader's frame (ISO 14443-3 frame delay time: 1236/fc after a WUPA, 1172/fc after
+ANTICOLLISION and SELECT, fixed for those commands) and the timer stops once it does (MFRC522
+datasheet, TModeReg.TAuto), so 0.3 ms is three times the need. The library's 15.5 ms kept a reader
+busy on every empty poll; this driver had 2 ms, then 1 ms, until the Pi's tap-to-glass figures
+(docs/performance.md) asked for a shorter poll."""
+LIBRARY_TIMER_RELOAD = 619
+"""The library's 15.5 ms timeout in this driver's 25 µs ticks ((619 + 1) × 25 µs), for the bench."""
 _WAIT_STEP_S = 0.00025
 """Sleep between two looks at CommIrqReg: a poll sleeps instead of spinning on the SPI bus. An answer
 comes 0.3-1 ms after the command (its frame on the air at 106 kbit/s, the frame delay time, the answer's
@@ -108,10 +124,80 @@ _AWAKE_LIMIT_S = 0.05
 the MFRC522 datasheet (section 8.8.2) gives the crystal's start-up time plus 37.74 µs."""
 _RESET_PULSE_S = 0.0001
 FAILURES_TO_FAULT = 3
-"""Failed re-initialisations in a row before a reader is reported as faulty."""
+"""Re-initialisations in a row that did not last before a reader is reported as faulty."""
+HEALTHY_FOR_S = 2.0
+"""A re-initialised reader counts as recovered only once it has stayed healthy this long: a module that
+holds MISO, or a loose wire, passes the check right after a reset and fails it again moments later."""
+RESET_PULSES = 2
+"""Pulses on the RST pin before a reader only gets soft resets: the pin is often shared by every reader,
+and each pulse resets them all (hardware/README.md, wiring)."""
 RETRY_FAULTY_S = 2.0
 """A faulty reader is tried again this often; in between its polls fail at once, so the other
 readers are not slowed down."""
+WARN_EVERY_S = 10.0
+"""A reader's "re-initialising it" warning is logged at most this often (with the count since)."""
+CARD_ANSWER_MARGIN_S = 0.00005
+"""Time added to a command's expected answer (its frame on the air, the frame delay time, the card's
+frame) before the driver looks at the chip."""
+
+
+_BIT_FRAMING_REG = 0x0D
+_ERROR_REG = 0x06
+_FIFO_LEVEL_REG = 0x0A
+_LOOK_REGISTERS = (_COMM_IRQ_REG, _ERROR_REG, _FIFO_LEVEL_REG, _CONTROL_REG, _VERSION_REG)
+"""What one look at the chip reads, in one chained SPI read: how the command ended, and VersionReg."""
+_HEALTH_REGISTERS = (_TX_CONTROL_REG, _T_MODE_REG, _T_RELOAD_REG_L, _COMMAND_REG)
+"""What a health check reads besides: the settings a reset chip loses."""
+_CARRIER_HZ = 13_560_000
+_BIT_S = 128 / _CARRIER_HZ
+"""One bit at 106 kbit/s (ISO 14443-2)."""
+_FRAME_DELAY_S = 1236 / _CARRIER_HZ
+"""ISO 14443-3 frame delay time after a WUPA (the longest of the commands used here)."""
+
+
+def _air_time(whole_bytes: int, last_bits: int) -> float:
+    """A frame on the air: start of communication, 9 bits a byte (8 and parity), fewer in a short last
+    byte, end of communication (ISO 14443-3, 6.1)."""
+    bits = 2 + 9 * whole_bytes - (9 - last_bits if last_bits else 0)
+    return bits * _BIT_S
+
+
+@dataclass(frozen=True)
+class _Status:
+    """One look at the chip: the registers of :data:`_LOOK_REGISTERS` (and of :data:`_HEALTH_REGISTERS`
+    when ``health``), then the FIFO bytes read after them."""
+
+    irq: int
+    error: int
+    level: int
+    control: int
+    version: int
+    health: tuple[int, int, int, int] | None
+    """TxControlReg, TModeReg, TReloadRegL, CommandReg, when they were read."""
+    data: list[int]
+
+    @classmethod
+    def read(cls, values: list[int], *, health: bool) -> _Status:
+        """The values of a chained read of :data:`_LOOK_REGISTERS` (and :data:`_HEALTH_REGISTERS`), then
+        of the FIFO."""
+        irq, error, level, control, version = values[:5]
+        rest = values[5:]
+        checks = None
+        if health:
+            checks = (rest[0], rest[1], rest[2], rest[3])
+            rest = rest[4:]
+        return cls(irq, error, level, control, version, checks, rest)
+
+    @property
+    def answered(self) -> bool:
+        """Something was received (the receiver's interrupt), readable or not."""
+        return bool(self.irq & 0x20)
+
+    def complete(self, whole_bytes: int) -> bool:
+        """A clean answer of exactly ``whole_bytes`` bytes: received, no error (protocol, parity, CRC,
+        collision, buffer overflow: ErrorReg 0x1B), that many in the FIFO, no bits left over."""
+        return (self.answered and not self.error & 0x1B and self.level == whole_bytes
+                and self.control & 0x07 == 0)
 
 
 class _SystemClock:
@@ -135,6 +221,72 @@ class SpiDevice(Protocol):
     def xfer2(self, data: list[int]) -> list[int]: ...
 
     def close(self) -> None: ...
+
+
+_IOC_WRITE = 1
+_SPI_IOC_MAGIC = ord("k")
+_SPI_IOC_TRANSFER = struct.Struct("=QQIIHBBBBBB")
+"""linux/spi/spidev.h ``struct spi_ioc_transfer``: tx_buf, rx_buf (u64), len, speed_hz (u32),
+delay_usecs (u16), bits_per_word, cs_change, tx_nbits, rx_nbits, word_delay_usecs, pad (u8): 32 bytes."""
+
+
+def SPI_IOC_MESSAGE(count: int) -> int:  # noqa: N802 - the kernel's name
+    """linux/spi/spidev.h ``SPI_IOC_MESSAGE(N)``: ``_IOW(SPI_IOC_MAGIC, 0, char[N * 32])``."""
+    return _IOC_WRITE << 30 | (count * _SPI_IOC_TRANSFER.size) << 16 | _SPI_IOC_MAGIC << 8
+
+
+def spi_message(spi: Any, frames: list[list[int]], delays_us: list[int] | None = None) -> list[list[int]]:
+    """Run ``frames`` as one SPI message: each frame a transfer with its own chip-select frame, in one
+    system call (``SPI_IOC_MESSAGE(n)`` with ``cs_change`` between transfers, linux/spi/spidev.h); the
+    bytes read back for each. ``delays_us[i]`` is transfer ``i``'s ``delay_usecs``: the kernel waits
+    that long after it, before the next.
+
+    A register access of the MFRC522 is one chip-select frame (an address byte, then data: datasheet
+    8.1.2), so the six register writes that start a command, the wait for the card and the look at the
+    outcome go in one call instead of seven ``xfer2`` calls and a sleep: on a Pi the call costs several
+    times what each further transfer in it does, and the kernel's wait sleeps. py-spidev has no call
+    for this; the ioctl is made on its file descriptor. An emulated bus has ``message`` itself; an SPI
+    device without a file descriptor gets one ``xfer2`` a frame and a sleep for each delay.
+
+    Raises:
+        OSError: the transfer failed.
+    """
+    message = getattr(spi, "message", None)
+    if message is not None:
+        answers: list[list[int]] = message(frames, delays_us)
+        return answers
+    fileno = getattr(spi, "fileno", None)
+    if fileno is None:
+        out = []
+        for index, frame in enumerate(frames):
+            out.append(list(spi.xfer2(list(frame))))
+            if delays_us and delays_us[index]:
+                time.sleep(delays_us[index] / 1e6)
+        return out
+    speed = int(getattr(spi, "max_speed_hz", DEFAULT_SPEED_HZ))
+    buffers = []
+    packed = bytearray()
+    for index, frame in enumerate(frames):
+        tx = ctypes.create_string_buffer(bytes(frame), len(frame))
+        rx = ctypes.create_string_buffer(len(frame))
+        buffers.append((tx, rx))
+        last = index == len(frames) - 1
+        delay = min(0xFFFF, delays_us[index]) if delays_us else 0
+        packed += _SPI_IOC_TRANSFER.pack(ctypes.addressof(tx), ctypes.addressof(rx), len(frame), speed, delay, 8,
+                                        0 if last else 1, 0, 0, 0, 0)
+    fcntl.ioctl(fileno(), SPI_IOC_MESSAGE(len(frames)), packed)
+    return [list(rx.raw) for _, rx in buffers]
+
+
+def _write(register: int, *values: int) -> list[int]:
+    """The SPI frame that writes ``values`` to ``register`` (MFRC522 datasheet 8.1.2.2)."""
+    return [(register << 1) & 0x7E, *values]
+
+
+def _read(*registers: int) -> list[int]:
+    """The SPI frame that reads ``registers`` in one go: each byte out is the value of the address before
+    it (datasheet 8.1.2.1, reading several bytes)."""
+    return [((register << 1) & 0x7E) | 0x80 for register in registers] + [0]
 
 
 def fixed_mfrc522_class(base: type) -> type:
@@ -228,18 +380,20 @@ def _wait_awake(chip: Any) -> bool:
 
 def initialise(chip: Any) -> None:
     """The library's ``MFRC522_Init`` with its two gaps closed: it waits for the oscillator after
-    the soft reset (register writes are lost until it runs) and sets the 1 ms timer.
+    the soft reset (register writes are lost until it runs) and sets a short timer (0.3 ms, in 25 µs
+    ticks: TModeReg 0x80, TPrescalerReg 0xA9, :data:`TIMER_RELOAD`).
 
-    Same registers and values otherwise: TModeReg 0x8D, TPrescalerReg 0x3E, TxASKReg 0x40 (100 %
-    ASK), ModeReg 0x3D (CRC preset 0x6363), antenna on.
+    Same registers and values otherwise: TxASKReg 0x40 (100 % ASK), ModeReg 0x3D (CRC preset 0x6363),
+    antenna on.
     """
     _wait_awake(chip)
     chip.Write_MFRC522(_COMMAND_REG, _PCD_SOFT_RESET)
     _wait_awake(chip)
     chip.Write_MFRC522(_T_MODE_REG, _T_MODE)
     chip.Write_MFRC522(_T_PRESCALER_REG, _T_PRESCALER)
-    chip.Write_MFRC522(_T_RELOAD_REG_L, getattr(chip, "timer_reload", TIMER_RELOAD))
-    chip.Write_MFRC522(_T_RELOAD_REG_H, 0)
+    reload = getattr(chip, "timer_reload", TIMER_RELOAD)
+    chip.Write_MFRC522(_T_RELOAD_REG_L, reload & 0xFF)
+    chip.Write_MFRC522(_T_RELOAD_REG_H, reload >> 8 & 0xFF)
     chip.Write_MFRC522(chip.TxAutoReg, 0x40)
     chip.Write_MFRC522(chip.ModeReg, 0x3D)
     gain = getattr(chip, "rx_gain_db", None)
@@ -379,6 +533,14 @@ class Mfrc522Reader:
         """The last poll heard an answer but read no UID (two cards colliding, a card leaving)."""
         self._retry_at = 0.0
         self._needs_init = False
+        self._looks = 0
+        self._wait_step = wait_step_s
+        self._healthy_since = 0.0
+        self._pulses = 0
+        self.pulses_sent = 0
+        """Pulses this reader sent on its RST pin (each resets every reader on that pin)."""
+        self._warned_at = -WARN_EVERY_S
+        self._suppressed = 0
         self._wiring = _wiring_hint(bus, device)
         try:
             if opened_here and rst_pin is not None:
@@ -421,6 +583,9 @@ class Mfrc522Reader:
             log.warning("%s: unknown VersionReg value 0x%02X", self.name, self.version)
         self._chip = chip
         self._spi = spi
+        self._wupa = {health: self._frames([iso14443.WUPA], framing=0x07, answer_bytes=2, read_bytes=0,
+                                           health=health) for health in (False, True)}
+        """The WUPA poll's message, without and with the health registers (the same every poll)."""
         self._owns_spi = opened_here
         self.closed = False
         if self._gpio is not None and rst_pin is not None:
@@ -487,14 +652,16 @@ class Mfrc522Reader:
 
         A card is woken (WUPA), its UID read level by level, and then halted. ``None`` also comes
         back when two cards collide or the card left before its whole UID was read: a partial UID
-        is never returned.
+        is never returned. Each command to the card is one SPI message (:func:`spi_message`): the
+        register writes that start it, the kernel's wait for the answer, and one read of the outcome.
 
-        An empty poll also checks the chip's health in one SPI transfer: a chip that was reset (a
-        brown-out, static, a loose wire) has its antenna off and its timer unset and would
-        otherwise answer nothing for ever. Such a chip is re-initialised (a pulse on RST when this
-        reader drives it, then the init sequence); after ``FAILURES_TO_FAULT`` failed attempts in a
-        row the reader is faulty: :attr:`fault` is set and raised, and tried again every
-        ``RETRY_FAULTY_S`` seconds.
+        An empty poll also checks the chip's health in the same read: a chip that was reset (a
+        brown-out, static, a loose wire) has its antenna off and its timer unset and would otherwise
+        answer nothing for ever. Such a chip is re-initialised (a pulse on RST when this reader drives
+        it, at most :data:`RESET_PULSES` times, then the init sequence); it counts as recovered once it
+        has stayed healthy for :data:`HEALTHY_FOR_S`. After :data:`FAILURES_TO_FAULT`
+        re-initialisations in a row that did not last, the reader is faulty: :attr:`fault` is set and
+        raised, and tried again every :data:`RETRY_FAULTY_S` seconds.
 
         Raises:
             NfcReaderError: the SPI transfer failed, or the reader is faulty.
@@ -503,16 +670,28 @@ class Mfrc522Reader:
             raise NfcReaderError(self.name, self.bus_name, "the reader is closed", "open a new reader")
         if self.fault is not None and self._clock.monotonic() < self._retry_at:
             raise self.fault
+        problem: str | None
         try:
             if self._needs_init:
                 self._needs_init = False
                 initialise(self._chip)
-            self._chip.no_irq = False
-            uid = self._read_uid()
-            problem = None if uid is not None else self.health_problem()
-            if problem is None:
+            self._looks += 1
+            health = self._looks % HEALTH_EVERY == 0
+            status = self._command(*self._wupa[health], health=health)
+            if status is None:
+                problem = "the chip raised no interrupt at all"
+            elif status.answered:
+                self.field_busy = True
+                uid = self._read_uid() if status.complete(2) else None
+                self.field_busy = uid is None
                 self._healthy()
                 return uid
+            else:
+                self.field_busy = status.error != 0
+                problem = self._problem(status)
+                if problem is None:
+                    self._healthy()
+                    return None
             self._recover(problem)
             return None
         except OSError as error:
@@ -522,6 +701,73 @@ class Mfrc522Reader:
                 f"SPI transfer failed ({error})",
                 "check the wiring and that SPI is still enabled",
             ) from error
+
+    def _frames(self, data: list[int], *, framing: int, answer_bytes: int, read_bytes: int, health: bool,
+                transceive: bool = True) -> tuple[list[list[int]], list[int]]:
+        """One command as one SPI message: go idle, clear every IRQ flag, flush and fill the FIFO, set the
+        framing, start the command (Transceive: and StartSend); then, for a Transceive, wait until its
+        answer is due (the frame on the air and the card's answer, or the timer running out: it stops
+        when an answer begins) and read the outcome (:data:`_LOOK_REGISTERS`, with
+        :data:`_HEALTH_REGISTERS` when ``health``) and ``read_bytes`` bytes of the FIFO."""
+        command = self._chip.PCD_TRANSCEIVE if transceive else _PCD_TRANSMIT
+        frames = [_write(_COMMAND_REG, self._chip.PCD_IDLE), _write(_COMM_IRQ_REG, 0x7F),
+                  _write(_FIFO_LEVEL_REG, 0x80), _write(_FIFO_DATA_REG, *data), _write(_BIT_FRAMING_REG, framing),
+                  _write(_COMMAND_REG, command)]
+        if not transceive:
+            return frames, [0] * len(frames)
+        frames.append(_write(_BIT_FRAMING_REG, framing | 0x80))
+        sent = _air_time(len(data), framing & 0x07)
+        timeout = (self._chip.timer_reload + 1) * _TIMER_TICK_S
+        answer = _FRAME_DELAY_S + _air_time(answer_bytes, 0) if answer_bytes else 0.0
+        due_us = round((sent + max(answer, timeout) + CARD_ANSWER_MARGIN_S) * 1e6)
+        registers = (*_LOOK_REGISTERS, *(_HEALTH_REGISTERS if health else ()))
+        frames.append(_read(*registers, *([_FIFO_DATA_REG] * read_bytes)))
+        return frames, [0] * (len(frames) - 2) + [due_us, 0]
+
+    def _command(self, frames: list[list[int]], delays_us: list[int], *, health: bool = False,
+                 read_bytes: int = 0) -> _Status | None:
+        """Run one command's message and return its outcome. ``None``: no interrupt flag was raised before
+        the command's limit (the chip is not set up: it was reset, or is not there)."""
+        answers = spi_message(self._spi, frames, delays_us)
+        status = _Status.read(answers[-1][1:], health=health)
+        if status.irq & 0x31 or read_bytes:  # RxIRq, IdleIRq or TimerIRq: the command ended
+            return status  # (with FIFO bytes read, a command that had not ended has lost them: incomplete)
+        give_up = self._clock.monotonic() + _WAIT_LIMIT_S
+        look = [_read(*_LOOK_REGISTERS, *(_HEALTH_REGISTERS if health else ()))]
+        while self._clock.monotonic() < give_up:
+            self._clock.sleep(self._wait_step)
+            status = _Status.read(spi_message(self._spi, look)[0][1:], health=health)
+            if status.irq & 0x31:
+                return status
+        return None
+
+    def _transceive(self, data: list[int], answer_bytes: int) -> list[int] | None:
+        """One command to the card in the field and its answer: exactly ``answer_bytes`` whole bytes, or
+        ``None`` (no answer, an error, a collision, a short answer)."""
+        frames, delays = self._frames(data, framing=0x00, answer_bytes=answer_bytes, read_bytes=answer_bytes,
+                                      health=False)
+        status = self._command(frames, delays, read_bytes=answer_bytes)
+        if status is None or not status.complete(answer_bytes):
+            return None
+        return status.data
+
+    def _problem(self, status: _Status) -> str | None:
+        """What is wrong with the chip, from the health registers of a look; ``None`` if nothing."""
+        if status.version in (0x00, 0xFF):
+            return f"VersionReg reads 0x{status.version:02X} (MISO not connected or held, or no power)"
+        if status.version != self.version:
+            return f"VersionReg changed from 0x{self.version:02X} to 0x{status.version:02X}"
+        if status.health is not None:
+            tx_control, t_mode, t_reload, command = status.health
+            if command & _POWER_DOWN:
+                return "the chip is powered down"
+            if tx_control & 0x03 != 0x03:
+                return "the antenna is off (the chip was reset: a brown-out, static or a loose wire)"
+            if t_mode != _T_MODE or t_reload != self._chip.timer_reload & 0xFF:
+                return f"the timer settings were lost (TModeReg 0x{t_mode:02X}; the chip was reset)"
+        if not status.irq & 0x01:
+            return "the chip raised no interrupt at all"
+        return None
 
     def version_now(self) -> int:
         """VersionReg as the chip answers it now, in one SPI transfer (``banker check`` reads every
@@ -534,52 +780,52 @@ class Mfrc522Reader:
         return value
 
     def health_problem(self) -> str | None:
-        """What is wrong with the chip, from one chained read of five registers; ``None`` if nothing.
+        """What is wrong with the chip, from one chained read of its registers; ``None`` if nothing.
 
         Raises:
             OSError: the SPI transfer failed.
         """
-        addresses = (_TX_CONTROL_REG, _T_MODE_REG, _T_RELOAD_REG_L, _VERSION_REG, _COMMAND_REG)
-        values = self._spi.xfer2([((address << 1) & 0x7E) | 0x80 for address in addresses] + [0])[1:]
-        tx_control, t_mode, t_reload, version, command = values
-        if version in (0x00, 0xFF):
-            return f"VersionReg reads 0x{version:02X} (MISO not connected or held, or no power)"
-        if version != self.version:
-            return f"VersionReg changed from 0x{self.version:02X} to 0x{version:02X}"
-        if command & _POWER_DOWN:
-            return "the chip is powered down"
-        if tx_control & 0x03 != 0x03:
-            return "the antenna is off (the chip was reset: a brown-out, static or a loose wire)"
-        if t_mode != _T_MODE or t_reload != self._chip.timer_reload:
-            return f"the timer settings were lost (TModeReg 0x{t_mode:02X}; the chip was reset)"
-        if self._chip.no_irq:
-            return "the chip raised no interrupt at all"
-        return None
+        values = spi_message(self._spi, [_read(*_LOOK_REGISTERS, *_HEALTH_REGISTERS)])[0][1:]
+        status = _Status.read(values, health=True)
+        return self._problem(replace(status, irq=status.irq | 0x01))
 
     def _healthy(self) -> None:
-        if self.fault is not None or self.failures:
+        now = self._clock.monotonic()
+        if self.fault is not None:
             log.warning("%s on %s answers again", self.name, self.bus_name)
-        self.failures = 0
-        self.fault = None
-        self.last_good_poll = self._clock.monotonic()
+            self.fault = None
+            self.failures = 0
+        elif self.failures and now >= self._healthy_since + HEALTHY_FOR_S:
+            # Healthy long enough since the last re-initialisation: that one worked.
+            log.warning("%s on %s answers again", self.name, self.bus_name)
+            self.recoveries += 1
+            self.failures = 0
+            self._pulses = 0
+        self.last_good_poll = now
 
     def _recover(self, problem: str) -> None:
-        log.warning("%s on %s: %s; re-initialising it", self.name, self.bus_name, problem)
-        # Once the reader counts as faulty, its retries use a soft reset: a pulse on a shared RST
-        # pin every few seconds would reset the readers that work, too.
-        self.reset(hard=self.fault is None)
-        self._chip.no_irq = False
-        after = self.health_problem()
-        if after is None:
-            self.recoveries += 1
-            self._healthy()
-            return
+        now = self._clock.monotonic()
+        self._suppressed += 1
+        if now >= self._warned_at + WARN_EVERY_S:
+            more = f" ({self._suppressed - 1} more since the last warning)" if self._suppressed > 1 else ""
+            log.warning("%s on %s: %s; re-initialising it%s", self.name, self.bus_name, problem, more)
+            self._warned_at, self._suppressed = now, 0
+        # A pulse on a shared RST pin resets the readers that work, too: a few, then soft resets only.
+        hard = self.fault is None and self._pulses < RESET_PULSES
+        if hard and self._gpio is not None and self._rst_pin is not None:
+            self._pulses += 1
+        self.reset(hard=hard)
         self.failures += 1
+        after = self.health_problem()
+        self._healthy_since = self._clock.monotonic()
+        if after is None and self.failures < FAILURES_TO_FAULT:
+            return  # on probation: it counts as recovered once it stays healthy (see _healthy)
         if self.failures >= FAILURES_TO_FAULT:
+            reason = after or f"{problem} again after each re-initialisation"
             self.fault = NfcReaderError(
                 self.name,
                 self.bus_name,
-                f"stopped answering: {after}; {self.failures} re-initialisations failed",
+                f"stopped answering: {reason}; {self.failures} re-initialisations did not last",
                 f"{self._wiring}; the table keeps working with the other readers, and this one is tried "
                 f"again every {RETRY_FAULTY_S:g} s",
             )
@@ -595,6 +841,7 @@ class Mfrc522Reader:
             OSError: the SPI transfer failed.
         """
         if hard and self._gpio is not None and self._rst_pin is not None:
+            self.pulses_sent += 1
             self._gpio.output(self._rst_pin, 0)
             self._clock.sleep(_RESET_PULSE_S)
             self._gpio.output(self._rst_pin, 1)
@@ -605,71 +852,34 @@ class Mfrc522Reader:
         initialise(self._chip)
 
     def _read_uid(self) -> bytes | None:
-        chip = self._chip
-        # WUPA as the library's MFRC522_Request sends it, but keeping "nobody answered" (the timer)
-        # apart from "an answer that could not be read" (two cards colliding), which is not an
-        # empty field.
-        chip.Write_MFRC522(chip.BitFramingReg, 0x07)
-        status, _, length_bits = chip.MFRC522_ToCard(chip.PCD_TRANSCEIVE, [chip.PICC_REQALL])
-        self.field_busy = status == chip.MI_ERR and not chip.no_irq
-        if status != chip.MI_OK or length_bits != 16:
-            self.field_busy = self.field_busy or status == chip.MI_OK
-            return None
-        self.field_busy = True
+        """The UID of the card that answered the WUPA: anticollision at each cascade level, SELECT only
+        where the UID goes on (ISO 14443-3, 6.4.4: a first byte of 0x88, the cascade tag, says a further
+        level follows; the standard keeps 0x88 out of the UID's own bytes there), then HLTA."""
         uid = bytearray()
         for cascade in iso14443.CASCADE_LEVELS:
-            part = self._anticollision(cascade)
-            if part is None:
+            part = self._transceive([cascade, iso14443.NVB_ANTICOLLISION], 5)
+            if part is None or iso14443.bcc(part[:4]) != part[4]:
                 return None
-            sak = self._select(cascade, part)
-            if sak is None:
+            if part[0] != iso14443.CASCADE_TAG:
+                uid += bytes(part[:4])
+                self._halt()
+                return bytes(uid)
+            frame = [cascade, iso14443.NVB_SELECT, *part]
+            answer = self._transceive(frame + list(iso14443.crc_a(frame)), 3)
+            if answer is None or bytes(answer[1:3]) != iso14443.crc_a(answer[:1]):
                 return None
-            if sak & iso14443.SAK_UID_INCOMPLETE:
-                if part[0] != iso14443.CASCADE_TAG:
-                    return None
-                uid += part[1:4]
-                continue
-            uid += part[:4]
-            self._halt()
-            self.field_busy = False
-            return bytes(uid)
+            if not answer[0] & iso14443.SAK_UID_INCOMPLETE:
+                return None  # a cascade tag, yet the card says its UID is complete
+            uid += bytes(part[1:4])
         return None
 
-    def _anticollision(self, cascade: int) -> bytes | None:
-        """The 4 bytes + BCC a single card answers at this cascade level, or ``None``."""
-        chip = self._chip
-        chip.Write_MFRC522(chip.BitFramingReg, 0x00)
-        status, data, _ = chip.MFRC522_ToCard(chip.PCD_TRANSCEIVE, [cascade, iso14443.NVB_ANTICOLLISION])
-        if status != chip.MI_OK or len(data) != 5 or iso14443.bcc(data[:4]) != data[4]:
-            return None
-        return bytes(data)
-
-    def _select(self, cascade: int, part: bytes) -> int | None:
-        """SELECT the card at this level; its SAK, or ``None`` if it did not answer correctly."""
-        chip = self._chip
-        frame = [cascade, iso14443.NVB_SELECT, *part]
-        frame += iso14443.crc_a(frame)
-        status, data, length_bits = chip.MFRC522_ToCard(chip.PCD_TRANSCEIVE, frame)
-        if status != chip.MI_OK or length_bits != 24 or bytes(data[1:3]) != iso14443.crc_a(data[:1]):
-            return None
-        sak: int = data[0]
-        return sak
-
     def _halt(self) -> None:
-        """Send HLTA with the Transmit command: a halted card stays quiet until the next WUPA.
-
-        HLTA is never answered, so waiting for an answer (Transceive) would only wait for the
-        timeout; Transmit ends as soon as the frame is out.
-        """
-        chip = self._chip
+        """Send HLTA with the Transmit command, and do not wait: HLTA is never answered, and the next poll
+        starts after the frame (0.4 ms) has gone out. A halted card stays quiet until the next WUPA."""
         frame = [iso14443.HLTA, 0x00, *iso14443.crc_a([iso14443.HLTA, 0x00])]
-        _start_command(chip, frame)
-        chip.Write_MFRC522(chip.BitFramingReg, 0x00)
-        chip.Write_MFRC522(chip.CommandReg, _PCD_TRANSMIT)
-        _wait_for_irq(chip, _TX_IRQ)
-        # TAuto started the timer at the end of the frame; stop it, or its TimerIRq could end the
-        # next command's wait early.
-        chip.Write_MFRC522(_CONTROL_REG, _T_STOP_NOW)
+        frames, delays = self._frames(frame, framing=0x00, answer_bytes=0, read_bytes=0, health=False,
+                                      transceive=False)
+        spi_message(self._spi, frames, delays)
 
     # Lifecycle ---------------------------------------------------------------------------------
 

@@ -40,10 +40,17 @@ REMOVE_AFTER_S = 0.6
 SAME_CARD_COOLDOWN_S = 1.0
 """The same card on the same reader within this many seconds of its tap does not tap again."""
 POLL_INTERVAL_S = 0.004
-"""Pause between polling rounds. An empty MFRC522 poll takes ≈1.6 ms (the driver's 1 ms timer), so
-four readers and this pause make a round of ≈10.4 ms, the CPU asleep most of it: a card is read at
-most one round and its own read (≈8 ms for a 7-byte NTAG) after it lands (``banker bench --table``).
-It was 15 ms (a 25 ms round) before tap to glass was measured."""
+"""A polling round starts this long after the one before (at once when a read made a round longer).
+An empty poll is one SPI message with the kernel's wait for the card inside (hardware/nfc.py): four
+empty readers take ≈2.3 ms of a round on a Pi Zero 2 W, most of it asleep. A card is read at most one
+round and its own read (≈4 ms for a 7-byte NTAG) after it lands (``banker bench --table``). It was a
+15 ms pause (a 25 ms round), then a 4 ms pause after the four polls (a 10 ms round, 14 ms on a Pi),
+before tap to glass was measured on a Pi's terms."""
+IDLE_AFTER_S = 120.0
+"""Nobody has tapped or pressed anything for this long: the table polls at :data:`IDLE_INTERVAL_S`."""
+IDLE_INTERVAL_S = 0.05
+"""The round of a table nobody touches; the first tap is seen up to this much later, and the table
+polls at full speed again from it."""
 REMOVALS_KEPT = 64
 """Removals :attr:`TagReaderHub.removals` keeps when nobody reads them."""
 
@@ -111,6 +118,8 @@ class TagReaderHub:
         cooldown_s: float = SAME_CARD_COOLDOWN_S,
         on_fault: Callable[[int, HardwareError], None] | None = None,
         idle: Callable[[float], None] | None = None,
+        idle_after_s: float = IDLE_AFTER_S,
+        idle_interval_s: float = IDLE_INTERVAL_S,
     ) -> None:
         if misses_to_remove < 1:
             raise ValueError(f"misses_to_remove must be at least 1, not {misses_to_remove}")
@@ -134,6 +143,10 @@ class TagReaderHub:
         """Told how long each pause between rounds was (an emulated table's clock moves by it)."""
         """Called (in the polling thread) with the reader's index and error when a reader starts failing."""
         self._clock = clock
+        self.idle_after_s = idle_after_s
+        self.idle_interval_s = idle_interval_s
+        self._touched = clock()
+        self._round_started = clock()
         self._presence = [_Presence() for _ in self.readers]
         self._lock = threading.Lock()
         self._stop = threading.Event()
@@ -143,6 +156,7 @@ class TagReaderHub:
         """Poll each reader once; queue and return the taps found (in reader order)."""
         found = []
         with self._lock:
+            self._round_started = self._clock()
             for index, reader in enumerate(self.readers):
                 busy = False
                 try:
@@ -163,9 +177,26 @@ class TagReaderHub:
                 exact = bool(getattr(reader, "exact", False))
                 tap = self._debounce(index, uid, busy=busy, exact=exact)
                 if tap is not None:
+                    self._touched = tap.at
                     found.append(tap)
                     self.taps.put(tap)
         return found
+
+    def wake(self) -> None:
+        """Somebody touched the table (a button): poll at full speed again (see :data:`IDLE_AFTER_S`)."""
+        self._touched = self._clock()
+
+    def idle_since(self, at: float) -> None:
+        """Count the table as untouched since ``at`` (the hub's clock; for the bench)."""
+        self._touched = at
+
+    @property
+    def round_s(self) -> float:
+        """The time from one polling round's start to the next: :data:`POLL_INTERVAL_S`, or
+        :data:`IDLE_INTERVAL_S` once nobody has touched the table for :data:`IDLE_AFTER_S`."""
+        if self._clock() - self._touched >= self.idle_after_s:
+            return max(self.interval_s, self.idle_interval_s)
+        return self.interval_s
 
     def _removed(self, removal: Removal) -> None:
         """Report a removal; when nobody has read the last :data:`REMOVALS_KEPT`, the oldest is dropped."""
@@ -238,6 +269,17 @@ class TagReaderHub:
         self._thread = threading.Thread(target=self._run, name="nfc-poll", daemon=True)
         self._thread.start()
 
+    def pause(self) -> None:
+        """Wait until the next polling round is due (the polling thread's; a bench calls it between its
+        rounds): on the emulated clock when the hub has one, else in real time."""
+        wait = self._round_started + self.round_s - self._clock()
+        if wait <= 0:
+            return
+        if self._idle is not None:
+            self._idle(wait)
+        else:
+            self._stop.wait(wait)
+
     def _run(self) -> None:
         while not self._stop.is_set():
             try:
@@ -246,9 +288,9 @@ class TagReaderHub:
                 # A bug must not silently end polling; log it and keep the table usable.
                 log.exception("polling the NFC readers failed")
                 self._stop.wait(1.0)
-            self._stop.wait(self.interval_s)
             if self._idle is not None:
-                self._idle(self.interval_s)
+                self._stop.wait(self.interval_s)  # the emulated table's threads still take real time
+            self.pause()
 
     def close(self) -> None:
         """Stop polling and close every reader."""

@@ -248,7 +248,7 @@ def test_debounce_also_tames_the_stock_code_that_sees_a_card_every_other_poll(re
 
 def test_a_card_pulled_away_mid_read_taps_once_with_its_full_uid(readers: Readers) -> None:
     card = EmulatedCard.ntag(BOB)
-    card.leave_after_frames = 4  # gone before cascade level 2 completes
+    card.leave_after_frames = 3  # gone before cascade level 2 completes
     readers.ce0.place(card)
     with TagReaderHub([Mfrc522Reader()]) as hub:
         assert run(hub, 3) == []
