@@ -56,8 +56,8 @@ class ScreenView:
     footer: str = ""
     """Bottom line: what the buttons do now, e.g. ``"OK pay  ✕ back"``."""
     highlight: int | None = None
-    """Index into ``lines`` of the line drawn inverted (a menu cursor). The body scrolls to keep it
-    visible."""
+    """Index into ``lines`` of the line drawn inverted, on a bar as wide as its text (a menu cursor).
+    The body scrolls to keep it visible."""
     inverted: bool = False
     """Draw the whole screen inverted (white background), for alerts."""
     qr: str = ""
@@ -108,6 +108,7 @@ def missing_glyphs(text: str, font: Font | None = None) -> set[str]:
     return {character for character in text if not _has_glyph(font, character)}
 
 
+@lru_cache(maxsize=4096)
 def _width(font: Font, text: str) -> float:
     return font.getlength(text)
 
@@ -116,9 +117,15 @@ def fit(text: str, font: Font, width: int) -> str:
     """``text``, cut and ended with "…" if it is wider than ``width`` pixels."""
     if _width(font, text) <= width:
         return text
-    while text and _width(font, text + ELLIPSIS) > width:
-        text = text[:-1]
-    return text.rstrip() + ELLIPSIS
+    # The longest start that fits with the ellipsis (widths grow with the length): a binary search.
+    low, high = 0, len(text)
+    while low < high:
+        middle = (low + high + 1) // 2
+        if _width(font, text[:middle] + ELLIPSIS) <= width:
+            low = middle
+        else:
+            high = middle - 1
+    return text[:low].rstrip() + ELLIPSIS
 
 
 def wrap(text: str, font: Font, width: int) -> list[str]:
@@ -224,24 +231,27 @@ def qr_image(text: str, size: int = HEIGHT) -> Image.Image:
     return image
 
 
-def render_view(view: ScreenView) -> Image.Image:
-    """Draw ``view`` on a new 128×64 1-bit image (1 = lit pixel)."""
-    if view.qr:
-        return _render_with_qr(view)
-    ink, paper = (0, 1) if view.inverted else (1, 0)
-    image = Image.new("1", (WIDTH, HEIGHT), paper)
-    draw = ImageDraw.Draw(image)
+@dataclass(frozen=True)
+class _Layout:
+    """Where each part of a view goes (:func:`render_view` draws it, :func:`reading_order` reads it)."""
+
+    title: str
+    body: _Body
+    body_top: int
+    footer: str
+    amount_text: str
+    amount_font: Font
+    amount_xy: tuple[int, int]
+
+
+@lru_cache(maxsize=16)
+def _layout(view: ScreenView) -> _Layout:
     font = load_font(12)
     text_width = WIDTH - 2 * MARGIN_X
-
+    title = fit(drawable(view.title, font), font, text_width) if view.title else ""
     body_top = BODY_Y if view.title else 0
-    if view.title:
-        draw.text((MARGIN_X, TITLE_Y), fit(drawable(view.title, font), font, text_width), font=font, fill=ink)
-        draw.line([(0, LINE_HEIGHT), (WIDTH - 1, LINE_HEIGHT)], fill=ink)
     body_bottom = FOOTER_Y if view.footer else HEIGHT
-    if view.footer:
-        draw.text((MARGIN_X, FOOTER_Y), fit(drawable(view.footer, font), font, text_width), font=font, fill=ink)
-
+    footer = fit(drawable(view.footer, font), font, text_width) if view.footer else ""
     amount_height = 0
     amount_text = ""
     amount_font = font
@@ -250,29 +260,76 @@ def render_view(view: ScreenView) -> Image.Image:
         amount_font = _amount_font(amount_text)
         amount_text = fit(amount_text, amount_font, text_width)
         amount_height = int(amount_font.size) + 2
-
     capacity = (body_bottom - body_top - amount_height) // LINE_HEIGHT
     body = _body(view, font, capacity)
-    y = body_top
-    for row, (text, highlighted) in enumerate(body.rows):
-        if highlighted:
-            draw.rectangle([(0, y), (WIDTH - 1, y + LINE_HEIGHT - 1)], fill=ink)
-        colour = paper if highlighted else ink
-        draw.text((MARGIN_X, y), text, font=font, fill=colour)
-        mark_x = WIDTH - MARGIN_X - SCROLL_MARK_WIDTH
-        if row == 0 and body.more_above:
-            draw.text((mark_x, y), "▲", font=font, fill=colour)
-        if row == len(body.rows) - 1 and body.more_below:
-            draw.text((mark_x, y), "▼", font=font, fill=colour)
-        y += LINE_HEIGHT
-
+    amount_xy = (0, 0)
     if amount_text:
         # Centre the amount in the space left between the body text and the footer.
-        space_top = y
+        space_top = body_top + LINE_HEIGHT * len(body.rows)
         space = body_bottom - space_top
-        amount_y = space_top + max(0, (space - amount_font.size) // 2)
+        amount_y = space_top + max(0, (space - int(amount_font.size)) // 2)
         amount_x = max(MARGIN_X, (WIDTH - int(_width(amount_font, amount_text))) // 2)
-        draw.text((amount_x, amount_y), amount_text, font=amount_font, fill=ink)
+        amount_xy = (amount_x, amount_y)
+    return _Layout(title, body, body_top, footer, amount_text, amount_font, amount_xy)
+
+
+def reading_order(view: ScreenView) -> tuple[tuple[int, int, int, int], ...]:
+    """The view's parts in the order a player reads them, each as a rectangle of pixels (top, bottom,
+    left, right): the amount (what a confirmation is about), the title, each line of the body, the
+    footer. The display sends the first before the others (:meth:`hardware.oled.Oled.show`); the bench
+    times the first that changed as the line the player reads first."""
+    last_x, last_y = WIDTH - 1, HEIGHT - 1
+    if view.qr:
+        return ((0, last_y, 0, last_x),)
+    layout = _layout(view)
+    parts: list[tuple[int, int, int, int]] = []
+    if layout.amount_text:
+        left, top = layout.amount_xy
+        width = int(_width(layout.amount_font, layout.amount_text))
+        parts.append((top, min(last_y, top + int(layout.amount_font.size)), left, min(last_x, left + width)))
+    if layout.title:
+        parts.append((TITLE_Y, LINE_HEIGHT, 0, last_x))  # the text and its underline
+    for index in range(len(layout.body.rows)):
+        top = layout.body_top + index * LINE_HEIGHT
+        parts.append((top, top + LINE_HEIGHT - 1, 0, last_x))
+    if layout.footer:
+        parts.append((FOOTER_Y, last_y, 0, last_x))
+    return tuple(parts)
+
+
+def render_view(view: ScreenView) -> Image.Image:
+    """Draw ``view`` on a new 128×64 1-bit image (1 = lit pixel)."""
+    if view.qr:
+        return _render_with_qr(view)
+    ink, paper = (0, 1) if view.inverted else (1, 0)
+    image = Image.new("1", (WIDTH, HEIGHT), paper)
+    draw = ImageDraw.Draw(image)
+    font = load_font(12)
+    layout = _layout(view)
+    if layout.title:
+        draw.text((MARGIN_X, TITLE_Y), layout.title, font=font, fill=ink)
+        draw.line([(0, LINE_HEIGHT), (WIDTH - 1, LINE_HEIGHT)], fill=ink)
+    if layout.footer:
+        draw.text((MARGIN_X, FOOTER_Y), layout.footer, font=font, fill=ink)
+    body = layout.body
+    y = layout.body_top
+    for row, (text, highlighted) in enumerate(body.rows):
+        bar = -1
+        if highlighted:
+            # The cursor's bar is as wide as its text: moving it, or leaving the menu, changes those
+            # columns only (a bar across the screen changed two pages' every byte on the wire).
+            bar = min(WIDTH - 1, MARGIN_X + int(_width(font, text)) - 1)
+            draw.rectangle([(0, y), (bar, y + LINE_HEIGHT - 1)], fill=ink)
+        draw.text((MARGIN_X, y), text, font=font, fill=paper if highlighted else ink)
+        mark_x = WIDTH - MARGIN_X - SCROLL_MARK_WIDTH
+        mark = paper if mark_x <= bar else ink
+        if row == 0 and body.more_above:
+            draw.text((mark_x, y), "▲", font=font, fill=mark)
+        if row == len(body.rows) - 1 and body.more_below:
+            draw.text((mark_x, y), "▼", font=font, fill=mark)
+        y += LINE_HEIGHT
+    if layout.amount_text:
+        draw.text(layout.amount_xy, layout.amount_text, font=layout.amount_font, fill=ink)
     return image
 
 

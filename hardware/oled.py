@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import io
 import logging
+import re
 import threading
 import time
 from collections.abc import Callable
@@ -27,7 +28,7 @@ from typing import Any, Literal
 
 from PIL import Image
 
-from hardware.display import HEIGHT, WIDTH, ScreenView, render_view
+from hardware.display import HEIGHT, WIDTH, ScreenView, reading_order, render_view
 from hardware.errors import DisplayError
 
 OledChip = Literal["ssd1306", "sh1106"]
@@ -125,6 +126,36 @@ def pack_pages(image: Image.Image) -> list[bytes]:
     # with the lowest row in the lowest bit.
     columns = image.transpose(Image.Transpose.TRANSPOSE).transpose(Image.Transpose.FLIP_LEFT_RIGHT).tobytes()
     return [columns[pages - 1 - page :: pages] for page in range(pages)]
+
+
+def page_order(view: ScreenView) -> tuple[int, ...]:
+    """The pages of the panel's RAM in the order the view is read (:func:`hardware.display.reading_order`):
+    each part's pages, the first part's first."""
+    pages: list[int] = []
+    for top, bottom, _left, _right in reading_order(view):
+        for page in range(top // 8, bottom // 8 + 1):
+            if page not in pages:
+                pages.append(page)
+    return tuple(pages)
+
+
+I2C_RDWR_MAX_MESSAGES = 42
+"""linux/i2c-dev.h: I2C_RDWR_IOCTL_MAX_MSGS, the most messages one I2C_RDWR call takes."""
+RUN_GAP = 8
+"""Unchanged bytes between two changes of a page that are left out (a window of their own after them):
+a window costs about this much on the wire (SH1106: the page and column command, its START, address
+and STOP, and the Pi's system call for each of the two writes)."""
+_RUNS = re.compile(rb"[^\x00](?:[^\x00]|\x00{1,%d}(?=[^\x00]))*" % (RUN_GAP - 1))
+
+
+def changed_runs(old: bytes, new: bytes) -> list[tuple[int, int]]:
+    """The stretches (first, last index) where ``new`` differs from ``old``, two of them joined when fewer
+    than :data:`RUN_GAP` equal bytes lie between."""
+    if old == new:
+        return []
+    length = len(new)
+    difference = (int.from_bytes(old, "big") ^ int.from_bytes(new, "big")).to_bytes(length, "big")
+    return [(found.start(), found.end() - 1) for found in _RUNS.finditer(difference)]
 
 
 def changed_span(old: bytes | None, new: bytes) -> tuple[int, int] | None:
@@ -277,11 +308,15 @@ class Oled:
         Raises:
             DisplayError: the display stopped answering.
         """
-        self.show_image(render_view(view))
+        regions = reading_order(view)
+        self.show_image(render_view(view), order=page_order(view), first=regions[0] if regions else None)
         self.last_view = view
 
-    def show_image(self, image: Image.Image) -> None:
-        """Display a 128×64 image; other modes are converted to 1-bit, other sizes are scaled.
+    def show_image(self, image: Image.Image, *, order: tuple[int, ...] = (),
+                   first: tuple[int, int, int, int] | None = None) -> None:
+        """Display a 128×64 image; other modes are converted to 1-bit, other sizes are scaled. ``first``
+        (top, bottom, left, right): the part to send before the rest; ``order``: the pages to send next,
+        in that order (the rest follow top to bottom).
 
         Raises:
             DisplayError: the display stopped answering.
@@ -296,7 +331,7 @@ class Oled:
             try:
                 due = self.refresh_s is not None and self._clock() - self._initialised_at >= self.refresh_s
                 again = (self._failed or due) and self._reinitialise()
-                self._send(image, whole=again)
+                self._send(image, whole=again, order=order, first=first)
                 if again:
                     self.device.show()  # DISPLAYON after the frame: a panel that browned out wakes up to it
             except self._bus_errors as error:
@@ -314,10 +349,17 @@ class Oled:
         for listener in listeners:
             listener(image)
 
-    def _send(self, image: Image.Image, *, whole: bool) -> None:
-        """Put ``image`` on the panel: only the parts of pages that differ from what its RAM holds, or
-        all of it (``whole``, the first frame, after a failure, or a device that is not an SSD1306 or
-        SH1106, which luma draws)."""
+    def _send(self, image: Image.Image, *, whole: bool, order: tuple[int, ...] = (),
+              first: tuple[int, int, int, int] | None = None) -> None:
+        """Put ``image`` on the panel: only the bytes of its RAM that differ from what it holds, or all of
+        it (``whole``, the first frame, after a failure, or a device that is not an SSD1306 or SH1106,
+        which luma draws).
+
+        A change goes in windows of columns of one page each, an unchanged stretch of :data:`RUN_GAP`
+        bytes or more left out between two. The changed bytes inside ``first`` (top, bottom, left,
+        right in the view's pixels: the part the player reads first) go first, then the pages in
+        ``order``, then the others, so that the line a player reads first is on the glass before the
+        rest of the frame is on the wire."""
         kind = type(self.device).__name__
         if kind not in ("ssd1306", "sh1106") or not self.send_changes_only:
             self.device.display(image)
@@ -325,37 +367,118 @@ class Oled:
             return
         pages = pack_pages(self.device.preprocess(image))
         previous = None if whole else self._ram
-        spans = [changed_span(None if previous is None else previous[index], page)
-                 for index, page in enumerate(pages)]
-        if kind == "ssd1306":
-            self._send_ssd1306(pages, spans)
-        else:
-            for index, span in enumerate(spans):
-                if span is not None:
-                    column = self.device._page_address_offset + span[0]
-                    self.device.command(0xB0 | index, column & 0x0F, 0x10 | column >> 4)
+        if previous is None:
+            spans: list[tuple[int, int] | None] = [(0, len(page) - 1) for page in pages]
+            if kind == "ssd1306":
+                self._send_ssd1306(pages, spans)
+            else:
+                for index, span in enumerate(spans):
+                    assert span is not None
+                    self.device.command(*self._window_command(index, span[0], span[1] - span[0] + 1))
                     self.device.data(list(pages[index][span[0] : span[1] + 1]))
+            self._ram = pages
+            self.bytes_sent = sum(len(page) for page in pages)
+            return
+        ram = [bytearray(page) for page in previous]
+        windows: list[tuple[int, int, bytes]] = []
+        if first is not None:
+            top, bottom, left, right = self._on_panel(first)
+            for index in range(max(0, top // 8), min(len(pages) - 1, bottom // 8) + 1):
+                windows += self._runs(index, ram[index], pages[index], left, right)
+            self._write_windows(windows)  # on the wire before the rest is even worked out
+        if getattr(self.device, "rotate", 0) == 2:
+            order = tuple(len(pages) - 1 - page for page in order)
+        sequence = [*dict.fromkeys(page for page in order if 0 <= page < len(pages)),
+                    *(page for page in range(len(pages)) if page not in order)]
+        rest: list[tuple[int, int, bytes]] = []
+        for index in sequence:
+            rest += self._runs(index, ram[index], pages[index], 0, len(pages[index]) - 1)
+        self._write_windows(rest)
         self._ram = pages
-        self.bytes_sent = sum(0 if span is None else span[1] - span[0] + 1 for span in spans)
+        self.bytes_sent = sum(len(data) for _, _, data in windows + rest)
 
-    def _send_ssd1306(self, pages: list[bytes], spans: list[tuple[int, int] | None]) -> None:
+    def _on_panel(self, rect: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
+        """A rectangle of the view (top, bottom, left, right) as the panel's RAM holds it (upside down
+        when the display is rotated by 180°)."""
+        top, bottom, left, right = rect
+        if getattr(self.device, "rotate", 0) == 2:
+            return HEIGHT - 1 - bottom, HEIGHT - 1 - top, WIDTH - 1 - right, WIDTH - 1 - left
+        return rect
+
+    def _runs(self, index: int, held: bytearray, page: bytes, left: int, right: int) -> list[tuple[int, int, bytes]]:
+        """The windows (page, column, bytes) that bring page ``index`` between columns ``left`` and
+        ``right`` from what the panel holds (``held``, updated) to ``page``."""
+        windows = []
+        for low, high in changed_runs(bytes(held[left : right + 1]), page[left : right + 1]):
+            low, high = low + left, high + left
+            windows.append((index, low, page[low : high + 1]))
+            held[low : high + 1] = page[low : high + 1]
+        return windows
+
+    def _window_command(self, index: int, column: int, length: int) -> list[int]:
+        """The commands that point the RAM at page ``index``, column ``column``, for ``length`` bytes."""
+        if type(self.device).__name__ == "ssd1306":
+            start = self.device._colstart + column
+            return [0x21, start, start + length - 1, 0x22, index, index]  # COLUMNADDR, PAGEADDR
+        address = self.device._page_address_offset + column
+        return [0xB0 | index, address & 0x0F, 0x10 | address >> 4]  # page, low and high column
+
+    def _write_windows(self, windows: list[tuple[int, int, bytes]]) -> None:
+        """Write the windows: on the managed smbus2 bus the Pi uses, as one ``i2c_rdwr`` of all their
+        messages (a command write and a data write each, a repeated START between them: one system call
+        instead of two a window, I2C_RDWR in linux/i2c-dev.h, up to 42 messages a call); on another bus
+        through luma's command and data calls."""
+        if not windows:
+            return
+        serial = getattr(self.device, "_serial_interface", None)
+        if serial is None or not getattr(serial, "_managed", False):
+            for index, column, data in windows:
+                self.device.command(*self._window_command(index, column, len(data)))
+                self.device.data(list(data))
+            return
+        messages = []
+        for index, column, data in windows:
+            command = self._window_command(index, column, len(data))
+            messages.append(serial._i2c_msg_write(serial._addr, [0x00, *command]))
+            messages.append(serial._i2c_msg_write(serial._addr, [0x40, *data]))
+        for start in range(0, len(messages), I2C_RDWR_MAX_MESSAGES):
+            serial._bus.i2c_rdwr(*messages[start : start + I2C_RDWR_MAX_MESSAGES])
+
+    def _send_ssd1306(self, pages: list[bytes], spans: list[tuple[int, int] | None],
+                      sequence: list[int] | None = None) -> None:
         """Horizontal addressing: one window of columns × pages takes the bytes in order. One window
-        round every change, or one window a page, whichever puts fewer bytes on the wire."""
-        changed = [index for index, span in enumerate(spans) if span is not None]
+        round every change, or one window a page, whichever puts fewer bytes on the wire; the pages
+        first in ``sequence`` go first either way."""
+        sequence = sequence if sequence is not None else list(range(len(pages)))
+        changed = [index for index in sequence if spans[index] is not None]
         if not changed:
             return
         start = self.device._colstart
-        windows: list[tuple[int, int, int, int]] = [
-            (index, index, span[0], span[1]) for index, span in enumerate(spans) if span is not None]
-        first = min(window[2] for window in windows)
-        last = max(window[3] for window in windows)
-        one = (changed[0], changed[-1], first, last)
+        windows: list[tuple[int, int, int, int]] = []
+        for index in changed:
+            span = spans[index]
+            assert span is not None
+            windows.append((index, index, span[0], span[1]))
 
         def cost(window: tuple[int, int, int, int]) -> int:
             return WINDOW_OVERHEAD_BYTES + (window[1] - window[0] + 1) * (window[3] - window[2] + 1)
 
-        if cost(one) <= sum(cost(window) for window in windows):
-            windows = [one]
+        def joined(group: list[tuple[int, int, int, int]]) -> tuple[int, int, int, int]:
+            return (min(w[0] for w in group), max(w[1] for w in group), min(w[2] for w in group),
+                    max(w[3] for w in group))
+
+        # Pages that come in rising order in the sequence can share a window (with the pages between
+        # them, sent again unchanged) when that puts fewer bytes on the wire than a window each.
+        runs: list[list[tuple[int, int, int, int]]] = []
+        for window in windows:
+            if runs and runs[-1][-1][0] < window[0]:
+                runs[-1].append(window)
+            else:
+                runs.append([window])
+        windows = []
+        for run in runs:
+            one = joined(run)
+            windows.extend([one] if cost(one) <= sum(cost(window) for window in run) else run)
         for top, bottom, left, right in windows:
             self.device.command(0x21, start + left, start + right, 0x22, top, bottom)  # COLUMNADDR, PAGEADDR
             self.device.data([byte for page in pages[top : bottom + 1] for byte in page[left : right + 1]])
