@@ -175,6 +175,8 @@ class TableLoop:
             self.speech_settings = SpeechSettings.from_json(self.journal.setting(SPEECH_SETTING),
                                                             speech or SpeechSettings())
         self._games_cache: tuple[tuple[int | None, int | None], list[Any]] | None = None
+        self._beeps: list[str] = []
+        """Beeps of the input being handled, sounded once its frame is on the display."""
         self.can_switch_off = can_switch_off
         """Setup offers "Switch off" (``banker run`` on a Pi whose service may switch it off)."""
         self.switch_off_requested = False
@@ -217,10 +219,16 @@ class TableLoop:
             if isinstance(grammar_input, g.Tick):
                 self._watch_readers()
                 self._watch_card()
+            elif isinstance(grammar_input, g.Press | g.ButtonStuck):
+                self.table.hub.wake()  # somebody is at the table: the readers are polled at full speed
             if grammar_input is not None:
                 self._advance_timer()
                 self._step(grammar_input)
             self.render()
+            # The beep after the frame: starting the buzzer's pattern (a thread) would hold the screen up.
+            beeps, self._beeps = self._beeps, []
+            for kind in beeps:
+                self.table.controls.beep(kind)  # type: ignore[arg-type]
 
     # --- reader faults --------------------------------------------------------------------------
     def reader_faults(self) -> dict[int, HardwareError]:
@@ -320,7 +328,7 @@ class TableLoop:
             self._step(g.Applied(effect.action, events))
             return True
         if isinstance(effect, g.Beep):
-            self.table.controls.beep(effect.kind)  # type: ignore[arg-type]
+            self._beeps.append(effect.kind)
         elif isinstance(effect, g.Enroll):
             self.tags.add(effect.uid, effect.meaning)
             self.journal.set_tag(effect.uid, effect.meaning, time.time())
