@@ -11,19 +11,23 @@ not included (see ``hardware/README.md``: about 25 ms a frame at 400 kHz).
 
 from __future__ import annotations
 
+import os
 import statistics
+import sys
 import time
-from dataclasses import replace
 from typing import Any
 
-from banker.actions import NewGame
+from banker.actions import NewGame, Pay
 from banker.journal import Journal
 from banker.session import Session
 from firmware.loop import TableLoop
 from firmware.script import FakeClock
 from firmware.tags import TagSet, simulated_uid
+from hardware.display import ScreenView
+from hardware.emulator.clock import excluded
 from hardware.factory import DisplayConfig, ReaderConfig, TableConfig, open_table
-from hardware.nfc import initialise
+from hardware.pimodel import ZERO_2_W, PiCosts
+from hardware.taps import Tap
 
 SEQUENCE = ("player:1", "deed:3", "player:2", "deed:39", "deed:5", "player:1")
 """Taps that each change the screen: a card, a deed (a purchase offered), another card (a new start)…"""
@@ -81,10 +85,10 @@ def bench_tap_to_frame(taps: int = 1000) -> dict[str, Any]:
 
 FOUR_READERS = (ReaderConfig(0, 0), ReaderConfig(0, 1), ReaderConfig(1, 0), ReaderConfig(1, 1))
 """The readers of a four-reader table (``install.sh --spi1 2cs``)."""
-BEFORE = {"poll_interval_s": 0.015, "timer_reload": 3, "wait_step_s": 0.0005}
-"""The table as it was before tap to glass was measured: 15 ms between polling rounds, a 2 ms timer for
-an empty poll, a look at the chip's flags every 0.5 ms, and every frame sent whole."""
-GLASS_GOALS = {"worst_ms": 40.0, "median_ms": 25.0}
+GLASS_GOALS = {"worst_ms": 40.0, "first_line_median_ms": 25.0, "first_line_worst_ms": 30.0}
+"""At 400 kHz on the Pi model: the whole new frame on the glass, and the line the player reads first."""
+SCAN_PHASES = 16
+"""Moments of the panel's scan each tap is timed at (its oscillator runs on its own: every phase is as likely)."""
 
 
 def _ntag(meaning: str, index: int) -> bytes:
@@ -92,53 +96,77 @@ def _ntag(meaning: str, index: int) -> bytes:
     return bytes([0x04, 0x7A, index & 0xFF, len(meaning), 0x5E, 0x11, 0x80])
 
 
-def bench_tap_to_glass(*, before: bool = False, bus_hz: int = 400_000, step_s: float = 0.001) -> dict[str, Any]:
-    """From a card put on one of four readers to the new picture on the OLED, in milliseconds.
+def _changed(before: Any, after: Any,
+             part: tuple[int, int, int, int] | None = None) -> tuple[int, int, int, int] | None:
+    """The rectangle (top, bottom, left, right) of the pixels that differ between two images, inside
+    ``part`` (the same form) when given; ``None`` when none does."""
+    from PIL import ImageChops
 
-    Computed, not timed on this machine's clock, except the software: the emulated MFRC522s and the
-    SPI bus's clock give the time from the card landing in the field to the poll that reads it (a card
-    is put on each reader at every ``step_s`` of a polling round in turn; 7-byte NTAG UIDs, the
-    longest read); the emulated panel's I²C clock at ``bus_hz`` gives the wire time of the frame the
-    tap draws; this machine's CPU time gives the software in between (the tap resolved, the grammar
-    stepped, the screen rendered and packed). The sum is tap to glass. A Raspberry Pi's CPU is several
-    times slower than this machine's, so on a Pi the software share grows (see docs/performance.md).
-    ``before``: the settings of :data:`BEFORE`.
+    difference = ImageChops.logical_xor(before.convert("1"), after.convert("1"))
+    if part is not None:
+        top, bottom, left, right = part
+        box = difference.crop((left, top, right + 1, bottom + 1)).getbbox()
+        if box is None:
+            return None
+        return top + box[1], top + box[3] - 1, left + box[0], left + box[2] - 1
+    box = difference.getbbox()
+    return None if box is None else (box[1], box[3] - 1, box[0], box[2] - 1)
+
+
+def bench_tap_to_glass(costs: PiCosts = ZERO_2_W, *, bus_hz: int = 400_000, step_s: float = 0.001,
+                       name: str = "") -> dict[str, Any]:
+    """From a card put on one of four readers to the new picture on the OLED, in milliseconds, on the Pi
+    model ``costs`` (:mod:`hardware.pimodel`).
+
+    The emulated MFRC522s take the time the chips take; the SPI and I²C buses the time of each system
+    call and of their bits; the program's CPU time on this machine is charged to the emulated clock
+    ``costs.cpu_factor`` times over as it runs (:class:`~hardware.emulator.clock.PiClock`), so the
+    polling round, the read of the card and the software between the tap and the frame take a Pi's
+    time, in the order they happen. The panel logs when each page of its RAM took its last byte, and
+    the glass shows it when its scan next drives the row (``costs.panel_scan_s``, timed at
+    :data:`SCAN_PHASES` moments of the scan). A card is put on each reader at every ``step_s`` of a
+    polling round in turn (7-byte NTAG UIDs, the longest read).
+
+    Figures (``glass_<name>_…``): ``worst_ms`` / ``median_ms`` for the whole new frame on the glass,
+    ``first_line_worst_ms`` / ``first_line_median_ms`` for the line the player reads first (the amount,
+    else the title, else the first line that changed: :func:`hardware.display.reading_order`), and
+    their parts: the tap (card in the field to the tap), the frame (the software and the bytes on the
+    wire) and the scan.
     """
+    from hardware.display import reading_order
     from hardware.emulator import EmulatedCard
+    from hardware.emulator.oled_panel import glass_time
 
-    settings = BEFORE if before else {}
     config = TableConfig(mode="emulated", readers=FOUR_READERS, display=DisplayConfig(bus_hz=bus_hz))
-    if before:
-        config = replace(config, poll_interval_s=settings["poll_interval_s"])
     clock = FakeClock()
     journal = Journal(":memory:")
     session = Session(journal)
     session.submit(NewGame("us", ("Ann", "Bob"), {}))
     uids = {meaning: _ntag(meaning, index) for index, meaning in enumerate(SEQUENCE)}
     tags = TagSet({uid.hex(":").upper(): meaning for meaning, uid in uids.items()})
-    table = open_table(config)
+    table = open_table(config, pi_costs=costs)
     taps: list[float] = []
-    wires: list[float] = []
-    software: list[float] = []
-    totals: list[float] = []
+    frames: list[float] = []
+    whole: list[float] = []
+    first: list[float] = []
+    whole_worst = first_worst = 0.0
+    period = costs.panel_scan_s
+    phases = [period * index / SCAN_PHASES for index in range(SCAN_PHASES)] if period else [0.0]
     try:
         emulation = table.emulation
         assert emulation is not None
         hub, emulated = table.hub, emulation.clock
+        panel = emulation.panel
         display: Any = table.display
-        if before:
-            display.send_changes_only = False
-            for reader in table.readers:
-                chip: Any = reader._chip  # type: ignore[attr-defined]
-                chip.timer_reload = settings["timer_reload"]
-                chip.wait_step_s = settings["wait_step_s"]
-                initialise(chip)
         loop = TableLoop(session, table, tags=tags, clock=clock)
         loop.render()
+        for meaning in SEQUENCE:  # every screen once: the program's first run through its code is not timed
+            clock.now += 2.0
+            loop.handle(Tap(0, uids[meaning]))
 
         def one_round() -> list[Any]:
             found = hub.poll_once()
-            emulated.sleep(hub.interval_s)
+            hub.pause()
             return found
 
         for _ in range(3):
@@ -150,63 +178,159 @@ def bench_tap_to_glass(*, before: bool = False, bus_hz: int = 400_000, step_s: f
         for chip in emulation.chips:
             offset = 0.0
             while offset < round_s:
-                meaning = SEQUENCE[serial % len(SEQUENCE)]
-                serial += 1
-                card = EmulatedCard.ntag(uids[meaning])
-                clock.now += 2.0
-                placed = emulated.monotonic() + offset
-                chip.place_at(card, placed)
+                with excluded(emulated):
+                    if serial % len(SEQUENCE) == 0:
+                        # Money moves between two rounds of taps, as in a game: the balances on the
+                        # screens differ from one round to the next (no line is drawn from the last round's).
+                        session.submit(Pay("Ann", 10, "Bob"))
+                    meaning = SEQUENCE[serial % len(SEQUENCE)]
+                    serial += 1
+                    card = EmulatedCard.ntag(uids[meaning])
+                    clock.now += 2.0
+                    placed = emulated.now + offset
+                    chip.place_at(card, placed)
                 found: list[Any] = []
                 while not found:
                     found = one_round()
-                for _ in found:
-                    hub.get(0)
-                wire_start, cpu_start = emulated.monotonic(), time.thread_time()
-                frames = display.frames
+                with excluded(emulated):
+                    for _ in found:
+                        hub.get(0)
+                    shown = panel.image()
+                    panel.written.clear()
+                    count = display.frames
+                handled = emulated.monotonic()
                 loop.handle(found[0])
-                cpu = time.thread_time() - cpu_start
-                wire = emulated.monotonic() - wire_start
-                if display.frames == frames + 1:
-                    taps.append(found[0].at - placed)
-                    wires.append(wire)
-                    software.append(cpu)
-                    totals.append(found[0].at - placed + wire + cpu)
-                chip.remove(card)
+                done = emulated.monotonic()
+                with excluded(emulated):
+                    now_shown = panel.image()
+                    changed = _changed(shown, now_shown)
+                    if display.frames == count + 1 and changed is not None:
+                        parts = (_changed(shown, now_shown, part) for part in reading_order(loop.view or ScreenView()))
+                        read_first = next((part for part in parts if part is not None), changed)
+                        tap = found[0].at - placed
+                        taps.append(tap)
+                        frames.append(done - handled)
+                        for phase in phases:
+                            for (top, bottom, left, right), out in ((changed, whole), (read_first, first)):
+                                seen = glass_time(panel.written, range(top, bottom + 1), period, phase,
+                                                  (left, right))
+                                out.append(tap + max(0.0, seen - handled))
+                        if os.environ.get("BANKER_BENCH_SAMPLES"):
+                            writes = [at for at, *_ in panel.written]
+                            print(f"{meaning:9} tap {tap * 1000:5.1f} frame {(done - handled) * 1000:5.1f} "
+                                  f"writes {(min(writes) - handled) * 1000:5.1f}-{(max(writes) - handled) * 1000:5.1f} "
+                                  f"bytes {display.bytes_sent:4} whole {max(whole[-len(phases):]) * 1000:5.1f} "
+                                  f"first {max(first[-len(phases):]) * 1000:5.1f}", file=sys.stderr)
+                        whole_worst = max(whole_worst, max(whole[-len(phases):]))
+                        first_worst = max(first_worst, max(first[-len(phases):]))
+                    chip.remove(card)
+                    offset += step_s
                 emulated.sleep(hub.remove_after_s + hub.cooldown_s)
                 for _ in range(hub.misses_to_remove + 1):
                     one_round()
-                offset += step_s
         loop.stop()
     finally:
         table.close()
         journal.close()
-    name = f"glass_{'before' if before else 'after'}_{bus_hz // 1000}khz"
+    name = name or f"pi_{bus_hz // 1000}khz"
 
     def ms(value: float) -> float:
         return round(value * 1000, 1)
 
+    prefix = f"glass_{name}"
     return {
-        f"{name}_taps": len(totals),
-        f"{name}_round_ms": ms(round_s),
-        f"{name}_worst_ms": ms(max(totals)),
-        f"{name}_median_ms": ms(statistics.median(totals)),
-        f"{name}_tap_worst_ms": ms(max(taps)),
-        f"{name}_tap_median_ms": ms(statistics.median(taps)),
-        f"{name}_wire_worst_ms": ms(max(wires)),
-        f"{name}_wire_median_ms": ms(statistics.median(wires)),
-        f"{name}_software_worst_ms": ms(max(software)),
-        f"{name}_software_median_ms": ms(statistics.median(software)),
+        f"{prefix}_taps": len(taps),
+        f"{prefix}_round_ms": ms(round_s),
+        f"{prefix}_worst_ms": ms(whole_worst),
+        f"{prefix}_median_ms": ms(statistics.median(whole)),
+        f"{prefix}_first_line_median_ms": ms(statistics.median(first)),
+        f"{prefix}_first_line_worst_ms": ms(first_worst),
+        f"{prefix}_tap_worst_ms": ms(max(taps)),
+        f"{prefix}_tap_median_ms": ms(statistics.median(taps)),
+        f"{prefix}_frame_worst_ms": ms(max(frames)),
+        f"{prefix}_frame_median_ms": ms(statistics.median(frames)),
+        f"{prefix}_scan_ms": ms(period),
     }
 
 
-def bench_table() -> dict[str, Any]:
-    """``banker bench --table``: tap to frame in-process, and tap to glass before and after, at 400 kHz
-    and at 1 MHz."""
-    figures = bench_tap_to_frame()
-    figures.update(bench_tap_to_glass(before=True))
-    figures.update(bench_tap_to_glass())
-    figures.update(bench_tap_to_glass(bus_hz=1_000_000))
+def bench_first_tap_after_idle(costs: PiCosts = ZERO_2_W, step_s: float = 0.002) -> dict[str, Any]:
+    """How late a table nobody has touched for :data:`hardware.taps.IDLE_AFTER_S` sees the first tap (its
+    readers polled every :data:`hardware.taps.IDLE_INTERVAL_S`), on the Pi model: a card put on the
+    first reader at every ``step_s`` of an idle round, the worst and median wait to its tap."""
+    from hardware.emulator import EmulatedCard
+
+    config = TableConfig(mode="emulated", readers=FOUR_READERS)
+    waits: list[float] = []
+    with open_table(config, pi_costs=costs) as table:
+        assert table.emulation is not None
+        hub, emulated, chip = table.hub, table.emulation.clock, table.emulation.chips[0]
+        for _ in range(3):
+            hub.poll_once()
+            hub.pause()
+        offset, serial = 0.0, 0
+        while offset < hub.idle_interval_s:
+            serial += 1
+            hub.idle_since(emulated.monotonic() - hub.idle_after_s - 1)
+            hub.poll_once()
+            hub.pause()
+            card = EmulatedCard.ntag(bytes([0x04, 0x1D, 0x1E, serial & 0xFF, 0x5E, 0x11, 0x80]))
+            placed = emulated.monotonic() + offset
+            chip.place_at(card, placed)
+            found: list[Any] = []
+            while not found:
+                found = hub.poll_once()
+                hub.pause()
+            waits.append(found[0].at - placed)
+            chip.remove(card)
+            emulated.sleep(hub.remove_after_s + hub.cooldown_s)
+            for _ in range(hub.misses_to_remove + 1):
+                hub.poll_once()
+                hub.pause()
+            offset += step_s
+    return {"glass_pi_first_tap_after_idle_tap_worst_ms": round(max(waits) * 1000, 1),
+            "glass_pi_first_tap_after_idle_tap_median_ms": round(statistics.median(waits) * 1000, 1)}
+
+
+def bench_table(costs: PiCosts = ZERO_2_W) -> dict[str, Any]:
+    """``banker bench --table``: tap to frame in-process; tap to glass on the Pi model ``costs`` at
+    400 kHz and at 1 MHz; the polling CPU here and on the model, at full speed and once nobody has
+    touched the table; and what that costs the first tap."""
+    from hardware.bench import bench_poll_cpu_here, bench_poll_cpu_pi
+
+    figures: dict[str, Any] = dict(pi_model=costs.describe())
+    figures.update(bench_tap_to_frame())
+    figures.update(bench_tap_to_glass(costs))
+    figures.update(bench_tap_to_glass(costs, bus_hz=1_000_000))
+    figures["poll_cpu_4_readers_here_percent"] = bench_poll_cpu_here()
+    figures["poll_cpu_4_readers_pi_percent"] = bench_poll_cpu_pi(costs)
+    figures["poll_cpu_4_readers_pi_idle_percent"] = bench_poll_cpu_pi(costs, idle=True)
+    figures.update(bench_first_tap_after_idle(costs))
     return figures
+
+
+def pi_costs(args: Any) -> PiCosts:
+    """The Pi model ``banker bench --table`` runs with: a Zero 2 W's costs, with those given on the
+    command line (``--spi-message-us`` …, as ``banker bench --calibrate`` prints them) in their place.
+
+    Raises:
+        ValueError: a cost that is negative (or a CPU factor that is not positive).
+    """
+    from hardware.calibrate import cpu_workload
+
+    def seconds(name: str, scale: float) -> float | None:
+        value = getattr(args, name, None)
+        return None if value is None else value * scale
+
+    factor = getattr(args, "cpu_factor", None)
+    workload = getattr(args, "pi_workload_ms", None)
+    if factor is None and workload is not None:
+        here = statistics.median(cpu_workload() for _ in range(5)) * 1000
+        factor = workload / here
+    return ZERO_2_W.with_options(
+        spi_message_s=seconds("spi_message_us", 1e-6), spi_segment_s=seconds("spi_segment_us", 1e-6),
+        sleep_overshoot_s=seconds("sleep_overshoot_us", 1e-6), sleep_cpu_s=seconds("sleep_cpu_us", 1e-6),
+        i2c_transaction_s=seconds("i2c_transaction_us", 1e-6), cpu_factor=factor,
+        panel_scan_s=seconds("panel_scan_ms", 1e-3))
 
 
 # --- the running program: ``banker bench --program`` ------------------------------------------------
@@ -524,21 +648,29 @@ def performance_markdown(figures: dict[str, Any], when: str, where: str) -> str:
             "the screen was drawn and handed to the luma SH1106 driver (median)", "table_tap_to_frame_median_ms",
             "ms", "< 5 ms"),
         row("the same, p99", "table_tap_to_frame_p99_ms", "ms"),
-        row("**tap to glass**, four readers, 400 kHz I²C, before (15 ms pause between polling rounds, 2 ms "
-            "timeout, whole frames): worst", "glass_before_400khz_worst_ms", "ms"),
-        row("the same, median", "glass_before_400khz_median_ms", "ms"),
-        row("**tap to glass**, four readers, 400 kHz I²C (the default): worst", "glass_after_400khz_worst_ms", "ms",
-            "< 40 ms"),
-        row("the same, median", "glass_after_400khz_median_ms", "ms", "< 25 ms"),
-        row("**tap to glass**, four readers, 1 MHz I²C (`install.sh --i2c-hz 1000000`): worst",
-            "glass_after_1000khz_worst_ms", "ms", "< 40 ms"),
-        row("the same, median", "glass_after_1000khz_median_ms", "ms", "< 25 ms"),
-        row("of which: card in the field → its tap (emulated MFRC522s, four readers), worst",
-            "glass_after_400khz_tap_worst_ms", "ms"),
-        row("of which: the frame on the wire (emulated panel), 400 kHz, worst", "glass_after_400khz_wire_worst_ms",
-            "ms"),
-        row("of which: the frame on the wire, 1 MHz, worst", "glass_after_1000khz_wire_worst_ms", "ms"),
-        row("of which: the software (this machine's CPU), worst", "glass_after_400khz_software_worst_ms", "ms"),
+        row("**tap to glass on a Pi Zero 2 W** (the Pi model, see below), four readers, 400 kHz I²C: the whole "
+            "new frame on the glass, worst", "glass_pi_400khz_worst_ms", "ms", "< 40 ms"),
+        row("the same, median", "glass_pi_400khz_median_ms", "ms"),
+        row("the line the player reads first (the amount, else the title), median",
+            "glass_pi_400khz_first_line_median_ms", "ms", "< 25 ms"),
+        row("the same, worst", "glass_pi_400khz_first_line_worst_ms", "ms", "< 30 ms"),
+        row("of which: card in the field → its tap (four readers, a round every 4.5 ms), worst",
+            "glass_pi_400khz_tap_worst_ms", "ms"),
+        row("of which: the software and the frame on the wire, worst", "glass_pi_400khz_frame_worst_ms", "ms"),
+        row("of which: the panel's scan (a byte is seen when the scan next drives its row), at most",
+            "glass_pi_400khz_scan_ms", "ms"),
+        row("**tap to glass on a Pi Zero 2 W**, 1 MHz I²C (`install.sh --i2c-hz 1000000`): whole frame, worst",
+            "glass_pi_1000khz_worst_ms", "ms", "< 40 ms"),
+        row("the same, first line, median", "glass_pi_1000khz_first_line_median_ms", "ms", "< 25 ms"),
+        row("the same, first line, worst", "glass_pi_1000khz_first_line_worst_ms", "ms", "< 30 ms"),
+        row("the polling thread's own CPU, four empty readers, on this machine (the emulated chips' work left out)",
+            "poll_cpu_4_readers_here_percent", "% of a core"),
+        row("the same on the Pi model (its Python ×10, the kernel's CPU for each transfer and sleep)",
+            "poll_cpu_4_readers_pi_percent", "% of a core", "< 25 %"),
+        row("the same once nobody has touched the table for 2 minutes (a round every 50 ms)",
+            "poll_cpu_4_readers_pi_idle_percent", "% of a core"),
+        row("what that costs the first tap: card in the field → its tap, worst",
+            "glass_pi_first_tap_after_idle_tap_worst_ms", "ms"),
         row("tap on the running program's page (POST /table/tap, the simulated reader's polling, the loop) → "
             "the new frame's event on a phone's stream (median)", "program_tap_to_frame_event_median_ms", "ms"),
         row("the same, p99", "program_tap_to_frame_event_p99_ms", "ms"),
@@ -562,13 +694,13 @@ def performance_markdown(figures: dict[str, Any], when: str, where: str) -> str:
         row(f"resume: from starting `banker run` on a journal of {figures.get('resume_actions')} actions to "
             "its first answer with the game", "resume_to_first_answer_s", "s"),
         "",
-        "The in-process tap → frame excludes the I²C wire time of the frame (about 23 ms at 400 kHz, see "
-        "hardware/README.md). Tap to glass adds it: computed from the emulated chips' and buses' clocks (a card "
-        "put on each of four readers at every millisecond of a polling round, 7-byte NTAG UIDs; the frame's bytes at "
-        "the I²C clock, 9 clocks a byte) plus the software's CPU time on this machine, which a Raspberry Pi takes "
-        "several times longer over. Sleeps are exact in the emulator; on a Pi each one wakes a little late. "
-        "The page's tap → frame event includes the simulated reader's polling interval, "
-        "the HTTP request and the stream; it is what a phone watching the simulated table sees.",
+        "The in-process tap → frame excludes the I²C wire time of the frame. Tap to glass is the Pi model's "
+        f"({figures.get('pi_model', 'a Zero 2 W')}; docs/performance.md, \"The Pi model\", says where each cost "
+        "comes from): the emulated MFRC522s, SPI and I²C buses and OLED panel take the chips' and wires' time, the "
+        "program's own CPU time on this machine is charged ten times over as it runs, and the panel shows a byte "
+        "when its scan next drives the row, at every moment of the scan. The page's tap → frame event includes "
+        "the simulated reader's polling interval, the HTTP request and the stream; it is what a phone watching the "
+        "simulated table sees.",
         "",
         "The p99 and worst figures move with whatever else the machine is doing; the medians are steadier.",
         "",

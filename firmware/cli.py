@@ -40,6 +40,20 @@ def build_parser() -> argparse.ArgumentParser:
                        help="only the table's voice: how long espeak-ng takes to say the common announcements")
     bench.add_argument("--write", metavar="FILE",
                        help="with --table/--program: write the figures as Markdown to FILE (docs/performance.md)")
+    bench.add_argument("--calibrate", action="store_true",
+                       help="on a Raspberry Pi: measure its costs for the --table model (an xfer2 loop, short "
+                            "sleeps, 1 KiB to the OLED) and print the options that give them to --table")
+    pi = bench.add_argument_group("the Pi model of --table (default: a Zero 2 W; --calibrate prints a Pi's own)")
+    for name, unit, what in (("spi-message", "us", "one SPI system call besides its bits"),
+                             ("spi-segment", "us", "each further transfer in one SPI message"),
+                             ("sleep-overshoot", "us", "how late a short sleep wakes"),
+                             ("sleep-cpu", "us", "the kernel's CPU for one sleep"),
+                             ("i2c-transaction", "us", "one I²C call besides its bytes on the wire"),
+                             ("panel-scan", "ms", "the OLED's frame period")):
+        pi.add_argument(f"--{name}-{unit}", type=float, metavar="N", help=what)
+    pi.add_argument("--cpu-factor", type=float, metavar="F", help="how many times slower the Pi runs this Python")
+    pi.add_argument("--pi-workload-ms", type=float, metavar="MS",
+                    help="cpu_workload_ms from --calibrate on the Pi: the CPU factor against this machine")
     engine_bench = bench.get_default("func")
     bench.set_defaults(func=lambda args: cmd_bench(args, engine_bench))
     p = sub.add_parser("table", help="replay a script of taps and button presses through the table's grammar",
@@ -71,8 +85,18 @@ def cmd_bench(args: argparse.Namespace, engine_bench: Callable[[argparse.Namespa
     from datetime import UTC, datetime
 
     from banker.bench import print_figures
-    from firmware.bench import bench_advice, bench_program, bench_table, machine, performance_markdown
+    from firmware.bench import bench_advice, bench_program, bench_table, machine, performance_markdown, pi_costs
 
+    if args.calibrate:
+        from hardware.calibrate import calibrate
+
+        print_figures(calibrate(), as_json=args.json)
+        return 0
+    try:
+        costs = pi_costs(args)
+    except ValueError as error:
+        print(f"banker bench: {error}", file=sys.stderr)
+        return 2
     if not args.table and not args.program and not args.advice and not args.speech:
         status = engine_bench(args)
         if not args.all:
@@ -83,7 +107,7 @@ def cmd_bench(args: argparse.Namespace, engine_bench: Callable[[argparse.Namespa
 
         figures.update(bench_speech())
     if args.table or args.all:
-        figures.update(bench_table())
+        figures.update(bench_table(costs))
     if args.program or args.all:
         figures.update(bench_program())
     elif args.advice:

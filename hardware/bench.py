@@ -5,18 +5,17 @@
 What is measured, and what it means for a Raspberry Pi:
 
 - **SPI transfers and emulated time per poll**, the stock ``mfrc522`` code vs this driver. The
-  emulator's clock (:mod:`hardware.emulator.clock`) charges each transfer its bits at the driver's
-  1 MHz SPI clock plus an assumed 20 µs of system call, and the chip takes the time a chip takes
-  (frames on the air, the card's answer, the timer as configured). These figures are what a poll
-  costs on a chip, not on this machine; the 20 µs is an assumption, not a measurement on a Pi.
+  emulator's clock (:mod:`hardware.emulator.clock`) charges each system call an assumed 20 µs and each
+  transfer its bits at the driver's SPI clock, and the chip takes the time a chip takes (frames on the
+  air, the card's answer, the timer as configured). These figures are what a poll costs on a chip, not
+  on this machine; a Pi's costs are ``banker bench --table``'s (:mod:`hardware.pimodel`).
 - **Worst-case tap latency** with four readers, from the emulated clock: a card is put on each
   reader at every moment of a polling round in turn, and the longest wait from placement to the
   tap event is reported.
-- **Idle CPU** with four emulated readers and nothing on them, polled by the hub's thread for a
-  second in real time (the chips' timers then run on this machine's clock): the share of one core
-  the process uses. The emulator's own work is included, so it overstates the driver's share.
-  "before" is the previous way of waiting (the library's 15.5 ms timer, spinning on the IRQ flags,
-  10 ms between rounds); "after" is this driver's.
+- **Polling CPU** with four emulated readers and nothing on them: the driver's own CPU here, polled by
+  the hub's thread for a second in real time, less the emulated chips' work
+  (:func:`bench_poll_cpu_here`); and on the Pi model (:func:`bench_poll_cpu_pi`), at full speed and
+  once nobody has touched the table for minutes.
 - **Bytes per full OLED frame** on the managed smbus2 bus the Pi uses, and the wire time they take
   at 100 kHz and 400 kHz (9 clocks per byte plus start and stop per transaction).
 - **Tap to frame**: from the start of a polling round that finds a card on the second of two
@@ -31,17 +30,15 @@ import threading
 import time
 import warnings
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from hardware.pimodel import PiCosts
 
 Results = dict[str, float | int | str]
 
 _RUNS = 30
 _BUSES = ((0, 0), (0, 1), (1, 0), (1, 1))
-OLD_WAY = {"timer_reload": 30, "wait_step_s": 0.0}
-"""How the driver used to wait: the library's 15.5 ms timer, reading the IRQ flags without a pause."""
-OLD_INTERVAL_S = 0.01
-
-
 def _median_ms(action: Callable[[], Any], runs: int = _RUNS, setup: Callable[[], Any] | None = None) -> float:
     samples = []
     for _ in range(runs):
@@ -144,7 +141,7 @@ def _four_readers(spi: Any, **driver: Any) -> tuple[list[Any], list[Any], Any]:
     return chips, readers, context
 
 
-def bench_latency(step_s: float = 0.001, *, old_way: bool = False) -> Results:
+def bench_latency(step_s: float = 0.001) -> Results:
     """Worst-case time from a card put on one of four readers to its tap event, on the emulated clock.
 
     Every reader in turn gets a card at every ``step_s`` of a polling round; the hub runs rounds
@@ -155,14 +152,13 @@ def bench_latency(step_s: float = 0.001, *, old_way: bool = False) -> Results:
 
     spi = FakeSpiBus()
     clock = spi.clock
-    chips, readers, context = _four_readers(spi, **(OLD_WAY if old_way else {}))
-    interval = OLD_INTERVAL_S if old_way else POLL_INTERVAL_S
+    chips, readers, context = _four_readers(spi)
     try:
-        hub = TagReaderHub(readers, clock=clock.monotonic)
+        hub = TagReaderHub(readers, clock=clock.monotonic, idle=clock.sleep, interval_s=POLL_INTERVAL_S)
 
         def one_round() -> list[Any]:
             taps = hub.poll_once()
-            clock.sleep(interval)
+            hub.pause()
             return taps
 
         for _ in range(3):
@@ -192,31 +188,66 @@ def bench_latency(step_s: float = 0.001, *, old_way: bool = False) -> Results:
         hub.close()
     finally:
         context.__exit__(None, None, None)
-    suffix = "_before" if old_way else ""
     return {
-        f"nfc_round_4_readers_emulated_ms{suffix}": round(round_s * 1000, 2),
-        f"nfc_worst_tap_latency_4_readers_emulated_ms{suffix}": round(worst * 1000, 2),
+        "nfc_round_4_readers_emulated_ms": round(round_s * 1000, 2),
+        "nfc_worst_tap_latency_4_readers_emulated_ms": round(worst * 1000, 2),
     }
 
 
-def bench_idle_cpu(seconds: float = 1.0, *, old_way: bool = False) -> float:
-    """Percent of one core used while the hub polls four empty emulated readers for ``seconds``."""
-    from hardware.emulator import FakeSpiBus, RealClock
-    from hardware.taps import POLL_INTERVAL_S, TagReaderHub
+def bench_poll_cpu_here(seconds: float = 2.0) -> float:
+    """The driver's own CPU while the hub polls four empty emulated readers in real time on this machine,
+    in percent of one core: the polling thread's CPU time less what the emulated chips took
+    (:class:`~hardware.emulator.clock.MeteredClock`)."""
+    from hardware.emulator import FakeSpiBus
+    from hardware.emulator.clock import MeteredClock
+    from hardware.taps import TagReaderHub
 
-    spi = FakeSpiBus(clock=RealClock())
-    _, readers, context = _four_readers(spi, **(OLD_WAY if old_way else {}))
+    clock = MeteredClock()
+    spi = FakeSpiBus(clock=clock)
+    _, readers, context = _four_readers(spi)
     try:
-        hub = TagReaderHub(readers, interval_s=OLD_INTERVAL_S if old_way else POLL_INTERVAL_S)
+        hub = TagReaderHub(readers)
         hub.start()
-        threading.Event().wait(0.1)
-        cpu, wall = time.process_time(), time.perf_counter()
+        threading.Event().wait(0.2)
+        thread = hub._thread
+        assert thread is not None and thread.ident is not None
+        cpu_clock = time.pthread_getcpuclockid(thread.ident)
+        cpu, emulator, wall = time.clock_gettime(cpu_clock), clock.emulator_s, time.perf_counter()
         threading.Event().wait(seconds)
-        used = (time.process_time() - cpu) / (time.perf_counter() - wall)
+        used = time.clock_gettime(cpu_clock) - cpu - (clock.emulator_s - emulator)
+        elapsed = time.perf_counter() - wall
         hub.close()
     finally:
         context.__exit__(None, None, None)
-    return round(used * 100, 1)
+    return round(used / elapsed * 100, 1)
+
+
+def bench_poll_cpu_pi(costs: PiCosts, seconds: float = 2.0, *, idle: bool = False) -> float:
+    """The polling CPU of four empty readers on the Pi model ``costs``, in percent of one core: the
+    driver's Python at the Pi's speed and the kernel's CPU for its transfers and sleeps, over the
+    emulated time the rounds took (the polling thread's rounds, run in this thread on a
+    :class:`~hardware.emulator.clock.PiClock`). ``idle``: after nobody has touched the table for
+    :data:`hardware.taps.IDLE_AFTER_S`."""
+    from hardware.factory import ReaderConfig, TableConfig, open_table
+
+    readers = tuple(ReaderConfig(bus, device) for bus, device in _BUSES)
+    with open_table(TableConfig(mode="emulated", readers=readers), pi_costs=costs) as table:
+        assert table.emulation is not None
+        clock = table.emulation.clock
+        hub = table.hub
+        if idle:
+            hub.idle_since(clock.monotonic() - hub.idle_after_s)
+        for _ in range(20):
+            hub.poll_once()
+            hub.pause()
+        cpu: float = clock.cpu_s
+        start: float = clock.monotonic()
+        while clock.monotonic() - start < seconds:
+            hub.poll_once()
+            hub.pause()
+        used: float = clock.cpu_s - cpu
+        elapsed: float = clock.monotonic() - start
+        return round(used / elapsed * 100, 1)
 
 
 def _i2c_wire_ms(transactions: list[Any], clock_hz: int) -> float:
@@ -291,10 +322,8 @@ def run_bench() -> dict[str, float | int | str]:
         warnings.filterwarnings("ignore", message="Image.Image.getdata is deprecated", category=DeprecationWarning)
         try:
             results.update(bench_nfc())
-            results.update(bench_latency(old_way=True))
             results.update(bench_latency())
-            results["nfc_idle_cpu_4_readers_percent_before"] = bench_idle_cpu(old_way=True)
-            results["nfc_idle_cpu_4_readers_percent_after"] = bench_idle_cpu()
+            results["nfc_poll_cpu_4_readers_here_percent"] = bench_poll_cpu_here()
             results.update(bench_tap_to_frame())
         except ModuleNotFoundError as error:
             results["nfc"] = f"skipped: {error} (pip install --no-deps mfrc522==0.0.7)"

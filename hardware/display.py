@@ -19,6 +19,7 @@ import io
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
+from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -297,6 +298,24 @@ def reading_order(view: ScreenView) -> tuple[tuple[int, int, int, int], ...]:
     return tuple(parts)
 
 
+@lru_cache(maxsize=512)
+def _glyphs(font: Font, text: str, ink: int) -> tuple[Any, tuple[int, int]]:
+    """The bitmap of ``text`` in ``font`` and where it sits from the point it is drawn at, as Pillow's
+    ``ImageDraw.text`` makes them for a 1-bit image (``FreeTypeFont.getmask2``, anchor "la"). Kept: a
+    table shows the same lines again and again (footers, menu items, names), and the bitmap is most of
+    the cost of drawing a line."""
+    mask, offset = font.getmask2(text, "1", None, None, None, 0, "la", ink, (0.0, 0.0), stroke_filled=True)
+    return mask, (int(offset[0]), int(offset[1]))
+
+
+def _text(draw: ImageDraw.ImageDraw, xy: tuple[int, int], text: str, font: Font, ink: int) -> None:
+    """``draw.text(xy, text, font=font, fill=ink)`` for one line at whole pixels, with the bitmap kept."""
+    if not text:
+        return
+    mask, (dx, dy) = _glyphs(font, text, ink)
+    draw.draw.draw_bitmap((xy[0] + dx, xy[1] + dy), mask, ink)
+
+
 def render_view(view: ScreenView) -> Image.Image:
     """Draw ``view`` on a new 128×64 1-bit image (1 = lit pixel)."""
     if view.qr:
@@ -307,10 +326,10 @@ def render_view(view: ScreenView) -> Image.Image:
     font = load_font(12)
     layout = _layout(view)
     if layout.title:
-        draw.text((MARGIN_X, TITLE_Y), layout.title, font=font, fill=ink)
+        _text(draw, (MARGIN_X, TITLE_Y), layout.title, font, ink)
         draw.line([(0, LINE_HEIGHT), (WIDTH - 1, LINE_HEIGHT)], fill=ink)
     if layout.footer:
-        draw.text((MARGIN_X, FOOTER_Y), layout.footer, font=font, fill=ink)
+        _text(draw, (MARGIN_X, FOOTER_Y), layout.footer, font, ink)
     body = layout.body
     y = layout.body_top
     for row, (text, highlighted) in enumerate(body.rows):
@@ -320,16 +339,16 @@ def render_view(view: ScreenView) -> Image.Image:
             # columns only (a bar across the screen changed two pages' every byte on the wire).
             bar = min(WIDTH - 1, MARGIN_X + int(_width(font, text)) - 1)
             draw.rectangle([(0, y), (bar, y + LINE_HEIGHT - 1)], fill=ink)
-        draw.text((MARGIN_X, y), text, font=font, fill=paper if highlighted else ink)
+        _text(draw, (MARGIN_X, y), text, font, paper if highlighted else ink)
         mark_x = WIDTH - MARGIN_X - SCROLL_MARK_WIDTH
         mark = paper if mark_x <= bar else ink
         if row == 0 and body.more_above:
-            draw.text((mark_x, y), "▲", font=font, fill=mark)
+            _text(draw, (mark_x, y), "▲", font, mark)
         if row == len(body.rows) - 1 and body.more_below:
-            draw.text((mark_x, y), "▼", font=font, fill=mark)
+            _text(draw, (mark_x, y), "▼", font, mark)
         y += LINE_HEIGHT
     if layout.amount_text:
-        draw.text(layout.amount_xy, layout.amount_text, font=layout.amount_font, fill=ink)
+        _text(draw, layout.amount_xy, layout.amount_text, layout.amount_font, ink)
     return image
 
 

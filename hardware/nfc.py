@@ -235,47 +235,62 @@ def SPI_IOC_MESSAGE(count: int) -> int:  # noqa: N802 - the kernel's name
     return _IOC_WRITE << 30 | (count * _SPI_IOC_TRANSFER.size) << 16 | _SPI_IOC_MAGIC << 8
 
 
-def spi_message(spi: Any, frames: list[list[int]], delays_us: list[int] | None = None) -> list[list[int]]:
-    """Run ``frames`` as one SPI message: each frame a transfer with its own chip-select frame, in one
-    system call (``SPI_IOC_MESSAGE(n)`` with ``cs_change`` between transfers, linux/spi/spidev.h); the
-    bytes read back for each. ``delays_us[i]`` is transfer ``i``'s ``delay_usecs``: the kernel waits
-    that long after it, before the next.
+class SpiMessage:
+    """Transfers to run as one SPI message: each frame a transfer with its own chip-select frame, in one
+    system call (``SPI_IOC_MESSAGE(n)`` with ``cs_change`` between transfers, linux/spi/spidev.h).
+    ``delays_us[i]`` is transfer ``i``'s ``delay_usecs``: the kernel waits that long after it, before
+    the next.
 
     A register access of the MFRC522 is one chip-select frame (an address byte, then data: datasheet
     8.1.2), so the six register writes that start a command, the wait for the card and the look at the
     outcome go in one call instead of seven ``xfer2`` calls and a sleep: on a Pi the call costs several
     times what each further transfer in it does, and the kernel's wait sleeps. py-spidev has no call
-    for this; the ioctl is made on its file descriptor. An emulated bus has ``message`` itself; an SPI
-    device without a file descriptor gets one ``xfer2`` a frame and a sleep for each delay.
-
-    Raises:
-        OSError: the transfer failed.
+    for this; the ioctl is made on its file descriptor. The ``spi_ioc_transfer`` array and its buffers
+    are made once here: a message that is the same every time (a poll's) costs one ioctl a run.
     """
-    message = getattr(spi, "message", None)
-    if message is not None:
-        answers: list[list[int]] = message(frames, delays_us)
-        return answers
-    fileno = getattr(spi, "fileno", None)
-    if fileno is None:
-        out = []
+
+    def __init__(self, frames: list[list[int]], delays_us: list[int] | None = None,
+                 speed_hz: int = DEFAULT_SPEED_HZ) -> None:
+        self.frames = frames
+        self.delays_us = delays_us or [0] * len(frames)
+        self._buffers = []
+        self._packed = bytearray()
         for index, frame in enumerate(frames):
-            out.append(list(spi.xfer2(list(frame))))
-            if delays_us and delays_us[index]:
-                time.sleep(delays_us[index] / 1e6)
-        return out
-    speed = int(getattr(spi, "max_speed_hz", DEFAULT_SPEED_HZ))
-    buffers = []
-    packed = bytearray()
-    for index, frame in enumerate(frames):
-        tx = ctypes.create_string_buffer(bytes(frame), len(frame))
-        rx = ctypes.create_string_buffer(len(frame))
-        buffers.append((tx, rx))
-        last = index == len(frames) - 1
-        delay = min(0xFFFF, delays_us[index]) if delays_us else 0
-        packed += _SPI_IOC_TRANSFER.pack(ctypes.addressof(tx), ctypes.addressof(rx), len(frame), speed, delay, 8,
-                                        0 if last else 1, 0, 0, 0, 0)
-    fcntl.ioctl(fileno(), SPI_IOC_MESSAGE(len(frames)), packed)
-    return [list(rx.raw) for _, rx in buffers]
+            tx = ctypes.create_string_buffer(bytes(frame), len(frame))
+            rx = ctypes.create_string_buffer(len(frame))
+            self._buffers.append((tx, rx))
+            last = index == len(frames) - 1
+            self._packed += _SPI_IOC_TRANSFER.pack(ctypes.addressof(tx), ctypes.addressof(rx), len(frame), speed_hz,
+                                                   min(0xFFFF, self.delays_us[index]), 8, 0 if last else 1, 0, 0, 0, 0)
+        self.request = SPI_IOC_MESSAGE(len(frames))
+
+    def run(self, spi: Any) -> list[int]:
+        """Run the message on ``spi``; the bytes read back during its last transfer.
+
+        An emulated bus has ``message`` itself; an SPI device without a file descriptor gets one ``xfer2``
+        a frame and a sleep for each delay.
+
+        Raises:
+            OSError: the transfer failed.
+        """
+        message = getattr(spi, "message", None)
+        if message is not None:
+            answers: list[list[int]] = message(self.frames, self.delays_us)
+            return answers[-1]
+        fileno = getattr(spi, "fileno", None)
+        if fileno is None:
+            out: list[int] = []
+            for frame, delay in zip(self.frames, self.delays_us, strict=True):
+                out = list(spi.xfer2(list(frame)))
+                if delay:
+                    time.sleep(delay / 1e6)
+            return out
+        fcntl.ioctl(fileno(), self.request, self._packed)
+        return list(self._buffers[-1][1].raw)
+
+    def answers(self) -> list[list[int]]:
+        """The bytes read back during every transfer of the last run (a real device's)."""
+        return [list(rx.raw) for _, rx in self._buffers]
 
 
 def _write(register: int, *values: int) -> list[int]:
@@ -583,9 +598,22 @@ class Mfrc522Reader:
             log.warning("%s: unknown VersionReg value 0x%02X", self.name, self.version)
         self._chip = chip
         self._spi = spi
-        self._wupa = {health: self._frames([iso14443.WUPA], framing=0x07, answer_bytes=2, read_bytes=0,
-                                           health=health) for health in (False, True)}
-        """The WUPA poll's message, without and with the health registers (the same every poll)."""
+        speed = int(getattr(spi, "max_speed_hz", speed_hz) or speed_hz)
+        self._speed = speed
+        self._wupa = {(health, flush): self._message([iso14443.WUPA], framing=0x07, answer_bytes=2, read_bytes=0,
+                                                     health=health, flush=flush)
+                      for health in (False, True) for flush in (False, True)}
+        """The WUPA poll's message, without and with the health registers, and with the FIFO flushed first
+        or not (it is empty after a poll nobody answered): the same every poll."""
+        self._fifo_empty = False
+        self._anticollision = {cascade: self._message([cascade, iso14443.NVB_ANTICOLLISION], framing=0x00,
+                                                      answer_bytes=5, read_bytes=5, health=False)
+                               for cascade in iso14443.CASCADE_LEVELS}
+        halt = [iso14443.HLTA, 0x00, *iso14443.crc_a([iso14443.HLTA, 0x00])]
+        self._halt_message = self._message(halt, framing=0x00, answer_bytes=0, read_bytes=0, health=False,
+                                           transceive=False)
+        self._looks_alone = {health: SpiMessage([_read(*_LOOK_REGISTERS, *(_HEALTH_REGISTERS if health else ()))],
+                                                speed_hz=speed) for health in (False, True)}
         self._owns_spi = opened_here
         self.closed = False
         if self._gpio is not None and rst_pin is not None:
@@ -652,7 +680,7 @@ class Mfrc522Reader:
 
         A card is woken (WUPA), its UID read level by level, and then halted. ``None`` also comes
         back when two cards collide or the card left before its whole UID was read: a partial UID
-        is never returned. Each command to the card is one SPI message (:func:`spi_message`): the
+        is never returned. Each command to the card is one SPI message (:class:`SpiMessage`): the
         register writes that start it, the kernel's wait for the answer, and one read of the outcome.
 
         An empty poll also checks the chip's health in the same read: a chip that was reset (a
@@ -677,7 +705,9 @@ class Mfrc522Reader:
                 initialise(self._chip)
             self._looks += 1
             health = self._looks % HEALTH_EVERY == 0
-            status = self._command(*self._wupa[health], health=health)
+            status = self._command(self._wupa[health, not self._fifo_empty], health=health)
+            # Sent out and nothing came back: the FIFO is empty for the next poll (no flush needed).
+            self._fifo_empty = status is not None and not status.answered and status.level == 0
             if status is None:
                 problem = "the chip raised no interrupt at all"
             elif status.answered:
@@ -702,8 +732,8 @@ class Mfrc522Reader:
                 "check the wiring and that SPI is still enabled",
             ) from error
 
-    def _frames(self, data: list[int], *, framing: int, answer_bytes: int, read_bytes: int, health: bool,
-                transceive: bool = True) -> tuple[list[list[int]], list[int]]:
+    def _message(self, data: list[int], *, framing: int, answer_bytes: int, read_bytes: int, health: bool,
+                 transceive: bool = True, flush: bool = True) -> SpiMessage:
         """One command as one SPI message: go idle, clear every IRQ flag, flush and fill the FIFO, set the
         framing, start the command (Transceive: and StartSend); then, for a Transceive, wait until its
         answer is due (the frame on the air and the card's answer, or the timer running out: it stops
@@ -711,10 +741,10 @@ class Mfrc522Reader:
         :data:`_HEALTH_REGISTERS` when ``health``) and ``read_bytes`` bytes of the FIFO."""
         command = self._chip.PCD_TRANSCEIVE if transceive else _PCD_TRANSMIT
         frames = [_write(_COMMAND_REG, self._chip.PCD_IDLE), _write(_COMM_IRQ_REG, 0x7F),
-                  _write(_FIFO_LEVEL_REG, 0x80), _write(_FIFO_DATA_REG, *data), _write(_BIT_FRAMING_REG, framing),
-                  _write(_COMMAND_REG, command)]
+                  *([_write(_FIFO_LEVEL_REG, 0x80)] if flush else []), _write(_FIFO_DATA_REG, *data),
+                  _write(_BIT_FRAMING_REG, framing), _write(_COMMAND_REG, command)]
         if not transceive:
-            return frames, [0] * len(frames)
+            return SpiMessage(frames, speed_hz=self._speed)
         frames.append(_write(_BIT_FRAMING_REG, framing | 0x80))
         sent = _air_time(len(data), framing & 0x07)
         timeout = (self._chip.timer_reload + 1) * _TIMER_TICK_S
@@ -722,31 +752,29 @@ class Mfrc522Reader:
         due_us = round((sent + max(answer, timeout) + CARD_ANSWER_MARGIN_S) * 1e6)
         registers = (*_LOOK_REGISTERS, *(_HEALTH_REGISTERS if health else ()))
         frames.append(_read(*registers, *([_FIFO_DATA_REG] * read_bytes)))
-        return frames, [0] * (len(frames) - 2) + [due_us, 0]
+        return SpiMessage(frames, [0] * (len(frames) - 2) + [due_us, 0], speed_hz=self._speed)
 
-    def _command(self, frames: list[list[int]], delays_us: list[int], *, health: bool = False,
-                 read_bytes: int = 0) -> _Status | None:
+    def _command(self, message: SpiMessage, *, health: bool = False, read_bytes: int = 0) -> _Status | None:
         """Run one command's message and return its outcome. ``None``: no interrupt flag was raised before
         the command's limit (the chip is not set up: it was reset, or is not there)."""
-        answers = spi_message(self._spi, frames, delays_us)
-        status = _Status.read(answers[-1][1:], health=health)
+        status = _Status.read(message.run(self._spi)[1:], health=health)
         if status.irq & 0x31 or read_bytes:  # RxIRq, IdleIRq or TimerIRq: the command ended
             return status  # (with FIFO bytes read, a command that had not ended has lost them: incomplete)
         give_up = self._clock.monotonic() + _WAIT_LIMIT_S
-        look = [_read(*_LOOK_REGISTERS, *(_HEALTH_REGISTERS if health else ()))]
         while self._clock.monotonic() < give_up:
             self._clock.sleep(self._wait_step)
-            status = _Status.read(spi_message(self._spi, look)[0][1:], health=health)
+            status = _Status.read(self._looks_alone[health].run(self._spi)[1:], health=health)
             if status.irq & 0x31:
                 return status
         return None
 
-    def _transceive(self, data: list[int], answer_bytes: int) -> list[int] | None:
+    def _transceive(self, data: list[int], answer_bytes: int, message: SpiMessage | None = None) -> list[int] | None:
         """One command to the card in the field and its answer: exactly ``answer_bytes`` whole bytes, or
         ``None`` (no answer, an error, a collision, a short answer)."""
-        frames, delays = self._frames(data, framing=0x00, answer_bytes=answer_bytes, read_bytes=answer_bytes,
-                                      health=False)
-        status = self._command(frames, delays, read_bytes=answer_bytes)
+        if message is None:
+            message = self._message(data, framing=0x00, answer_bytes=answer_bytes, read_bytes=answer_bytes,
+                                    health=False)
+        status = self._command(message, read_bytes=answer_bytes)
         if status is None or not status.complete(answer_bytes):
             return None
         return status.data
@@ -785,8 +813,7 @@ class Mfrc522Reader:
         Raises:
             OSError: the SPI transfer failed.
         """
-        values = spi_message(self._spi, [_read(*_LOOK_REGISTERS, *_HEALTH_REGISTERS)])[0][1:]
-        status = _Status.read(values, health=True)
+        status = _Status.read(self._looks_alone[True].run(self._spi)[1:], health=True)
         return self._problem(replace(status, irq=status.irq | 0x01))
 
     def _healthy(self) -> None:
@@ -857,7 +884,7 @@ class Mfrc522Reader:
         level follows; the standard keeps 0x88 out of the UID's own bytes there), then HLTA."""
         uid = bytearray()
         for cascade in iso14443.CASCADE_LEVELS:
-            part = self._transceive([cascade, iso14443.NVB_ANTICOLLISION], 5)
+            part = self._transceive([cascade, iso14443.NVB_ANTICOLLISION], 5, self._anticollision[cascade])
             if part is None or iso14443.bcc(part[:4]) != part[4]:
                 return None
             if part[0] != iso14443.CASCADE_TAG:
@@ -876,10 +903,7 @@ class Mfrc522Reader:
     def _halt(self) -> None:
         """Send HLTA with the Transmit command, and do not wait: HLTA is never answered, and the next poll
         starts after the frame (0.4 ms) has gone out. A halted card stays quiet until the next WUPA."""
-        frame = [iso14443.HLTA, 0x00, *iso14443.crc_a([iso14443.HLTA, 0x00])]
-        frames, delays = self._frames(frame, framing=0x00, answer_bytes=0, read_bytes=0, health=False,
-                                      transceive=False)
-        spi_message(self._spi, frames, delays)
+        self._halt_message.run(self._spi)
 
     # Lifecycle ---------------------------------------------------------------------------------
 

@@ -437,10 +437,11 @@ class Oled:
                 self.device.data(list(data))
             return
         messages = []
+        address, write = serial._addr, serial._i2c_msg_write
         for index, column, data in windows:
-            command = self._window_command(index, column, len(data))
-            messages.append(serial._i2c_msg_write(serial._addr, [0x00, *command]))
-            messages.append(serial._i2c_msg_write(serial._addr, [0x40, *data]))
+            # bytes, not lists: smbus2 copies a list into its buffer one value at a time.
+            messages.append(write(address, bytes([0x00, *self._window_command(index, column, len(data))])))
+            messages.append(write(address, b"\x40" + data))
         for start in range(0, len(messages), I2C_RDWR_MAX_MESSAGES):
             serial._bus.i2c_rdwr(*messages[start : start + I2C_RDWR_MAX_MESSAGES])
 

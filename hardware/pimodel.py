@@ -78,6 +78,13 @@ class PiCosts:
     panel_scan_s: float = ssd1306_frame_s()
     """The OLED's frame period: a byte written into its RAM is seen when the scan next drives its row."""
 
+    def describe(self) -> str:
+        """One line of the costs, as ``banker bench --table`` prints them."""
+        return (f"SPI {self.spi_message_s * 1e6:g} µs a call + {self.spi_segment_s * 1e6:g} µs a further transfer, "
+                f"sleeps {self.sleep_overshoot_s * 1e6:g} µs late ({self.sleep_cpu_s * 1e6:g} µs CPU), "
+                f"I²C {self.i2c_transaction_s * 1e6:g} µs a call, CPU ×{self.cpu_factor:.3g}, "
+                f"panel scan {self.panel_scan_s * 1e3:.1f} ms")
+
     def with_options(self, **values: Any) -> PiCosts:
         """These costs with some replaced (``None`` values are left as they are).
 

@@ -39,13 +39,14 @@ REMOVE_AFTER_S = 0.6
 """Seconds without the card before it counts as taken away (readers that are not exact)."""
 SAME_CARD_COOLDOWN_S = 1.0
 """The same card on the same reader within this many seconds of its tap does not tap again."""
-POLL_INTERVAL_S = 0.004
+POLL_INTERVAL_S = 0.0045
 """A polling round starts this long after the one before (at once when a read made a round longer).
 An empty poll is one SPI message with the kernel's wait for the card inside (hardware/nfc.py): four
 empty readers take ≈2.3 ms of a round on a Pi Zero 2 W, most of it asleep. A card is read at most one
-round and its own read (≈4 ms for a 7-byte NTAG) after it lands (``banker bench --table``). It was a
-15 ms pause (a 25 ms round), then a 4 ms pause after the four polls (a 10 ms round, 14 ms on a Pi),
-before tap to glass was measured on a Pi's terms."""
+round and its own read (≈4 ms for a 7-byte NTAG) after it lands. 4.5 ms keeps the polling CPU of a
+Zero 2 W under a quarter of one core (``banker bench --table``: 4 ms took 25 %). It was a 15 ms pause
+(a 25 ms round), then a 4 ms pause after the four polls (a 10 ms round, 14 ms on a Pi), before tap to
+glass was measured on a Pi's terms."""
 IDLE_AFTER_S = 120.0
 """Nobody has tapped or pressed anything for this long: the table polls at :data:`IDLE_INTERVAL_S`."""
 IDLE_INTERVAL_S = 0.05
