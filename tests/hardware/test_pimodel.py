@@ -94,4 +94,4 @@ def test_the_bench_takes_the_costs_calibrate_prints() -> None:
                               panel_scan_ms=None)
     costs = pi_costs(args)
     assert costs.spi_message_s == pytest.approx(45e-6) and costs.sleep_overshoot_s == pytest.approx(30e-6)
-    assert 1 < costs.cpu_factor < 100  # the Pi's workload against this machine's: about 8, as this machine's load allows
+    assert 1 < costs.cpu_factor < 100  # the Pi's workload over this machine's: about 8, as its load allows
