@@ -281,6 +281,9 @@ class AcceptTrade(Action):
     """The receiver of the proposal."""
     proposal: int
     """The proposal's id (``proposals`` of the state)."""
+    terms: str = ""
+    """The proposal's terms as the receiver was shown them (:func:`banker.proposals.terms`); when given,
+    the accept is refused if the proposal is not those terms."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -126,6 +126,9 @@ def apply(state: GameState | None, action: Action) -> tuple[GameState, tuple[Eve
     w = Work(state)
     common_checks(w, action)
     handler(w, action)
+    if state.proposals:
+        # A deed that an open proposal offers or asks for changed: that proposal is withdrawn.
+        proposals.withdraw_changed(state, w)
     if state.auction is not None and isinstance(action, RAISING_MONEY):
         # The high bid must stay one that auction_close can honour: an auction never locks the game.
         deeds.check_bid_stands(w)
@@ -162,7 +165,8 @@ def _undo(state: GameState) -> tuple[GameState, tuple[Event, ...]]:
         raise IllegalAction("nothing_to_undo")
     previous = state.history.previous
     undone = state.history.action
-    restored = replace(previous, seq=state.seq + 1)
+    # The proposals' count goes on: an undone proposal's number is never given to another one.
+    restored = replace(previous, seq=state.seq + 1, proposals_made=state.proposals_made)
     back = {p.name: before.cash - p.cash for p, before in zip(state.players, previous.players, strict=True)
             if before.cash != p.cash}
     params: dict[str, Any] = {"action": undone.to_json()}

@@ -219,16 +219,24 @@ def propose() -> Response:
 @api.post("/trades/<int:proposal_id>/<answer>")
 def answer_trade(proposal_id: int, answer: str) -> Response:
     """accept, refuse (with an optional ``reason``) or cancel: ``accept_trade``, ``refuse_trade``,
-    ``cancel_trade``."""
+    ``cancel_trade``; ``terms`` and ``game`` as ``/api/trades`` gave them name what the phone answers."""
     who = joined()
     key = idempotency_key()
     if answer not in ANSWERS:
         raise NotAllowed("web_unknown_answer", status=404, answer=answer)
-    reason = read_json().get("reason", "") if answer == "refuse" else ""
+    data = read_json()
+    reason = data.get("reason", "") if answer == "refuse" else ""
     if not isinstance(reason, str):
         raise BadInput("bad_field", action="refuse_trade", field="reason", value=json.dumps(reason),
                        expected="a text")
-    status, body, replayed = views.answer_trade(who, proposal_id, answer, key, reason)
+    shown, game = data.get("terms", ""), data.get("game")
+    if not isinstance(shown, str):
+        raise BadInput("bad_field", action="accept_trade", field="terms", value=json.dumps(shown),
+                       expected="the proposal's terms from /api/trades")
+    if game is not None and (not isinstance(game, int) or isinstance(game, bool)):
+        raise BadInput("bad_field", action=f"{answer}_trade", field="game", value=json.dumps(game),
+                       expected="the game's number from /api/trades")
+    status, body, replayed = views.answer_trade(who, proposal_id, answer, key, reason, shown, game)
     return json_answer(status, body, replayed)
 
 

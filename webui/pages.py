@@ -15,10 +15,11 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from banker import balances
 from banker import offer as offering
-from banker.actions import AcceptTrade, Bundle, EndGame, NewGame, ProposeTrade, parse_action
+from banker.actions import Bundle, EndGame, NewGame, ProposeTrade, parse_action
 from banker.edition import available_editions, load_edition
 from banker.errors import BadInput, BankerError, IllegalAction
 from banker.messages import LANGUAGES, label
+from banker.proposals import terms
 from banker.rules import CHOICES, Rules
 from banker.state import GameState
 from banker.text import group_mark, group_name
@@ -323,7 +324,7 @@ def trades() -> str:
     if state is not None:
         # Why the receiver's accept would be refused now (a deed sold meanwhile…): both phones show it.
         for p in proposals:
-            checks[p.id] = views.refusal(state, AcceptTrade(p.receiver, p.id), who.lang, views.viewer_of(who))
+            checks[p.id] = views.accept_check(state, p, who.lang, views.viewer_of(who))
     give_deeds, take_deeds = [], []
     if state is not None and who.player:
         give_deeds = state.owned(state.seat(who.player))
@@ -335,8 +336,11 @@ def trades() -> str:
     draft = session.pop("trade_draft", None) if not request.headers.get("X-Live") else None
     if not draft or draft.get("to") != partner:
         draft = {"give_properties": [], "take_properties": []}
+    # Each answer names the game and (an accept) the terms this page shows.
+    shown = {p.id: terms(p) for p in (*proposals, *refused)}
     return page("trades.html", proposals=proposals, refused=refused, checks=checks, partner=partner,
-                give_deeds=give_deeds, take_deeds=take_deeds, draft=draft)
+                give_deeds=give_deeds, take_deeds=take_deeds, draft=draft, terms=shown,
+                game=services().session.game_id)
 
 
 @pages.get("/debts")
@@ -463,7 +467,10 @@ def answer_trade(proposal_id: int, answer: str) -> BaseResponse:
     def run(who: Phone) -> tuple[int, str, bool]:
         single_fields(request.form)
         reason = request.form.get("reason", "").strip() if answer == "refuse" else ""
-        return views.answer_trade(who, proposal_id, answer, idempotency_key(request.form), reason)
+        game = request.form.get("game", "")
+        return views.answer_trade(who, proposal_id, answer, idempotency_key(request.form), reason,
+                                  request.form.get("terms", ""),
+                                  int(game) if game.isascii() and game.isdigit() else None)
 
     return form_post(run, "/trades")
 

@@ -27,6 +27,9 @@ KEEPALIVE_SECONDS = 15.0
 QUEUE_SIZE = 64
 PROPOSAL_ACTIONS = frozenset({"propose_trade", "accept_trade", "refuse_trade", "cancel_trade"})
 """The actions after which (or after whose undo) a stream also sends ``event: trades``."""
+PROPOSALS_GONE = frozenset({"trade_withdrawn", "proposals_dropped"})
+"""Events of other actions that take proposals away (a deed offered changed, a player went bankrupt): the
+stream sends ``event: trades`` after them too."""
 STREAMS_PER_PHONE = 4
 """Streams one phone (one cookie) may hold: one per open tab of the page."""
 STREAMS_PER_ADDRESS = 8
@@ -70,7 +73,7 @@ class Broker:
         self._lock = threading.Lock()
         self._clients: tuple[Client, ...] = ()
         self._closing = False
-        self._json_cache: dict[tuple[int, int, str], str] = {}
+        self._json_cache: dict[tuple[int, int, str, str], str] = {}
         self._json_lock = threading.Lock()
         self._unsubscribe: list[Callable[[], None]] = [session.subscribe(self._on_action)]
         if table is not None and table.simulated:
@@ -87,7 +90,8 @@ class Broker:
         item: Item = ("state", (self.session.game_id, state, events, action))
         # A proposal made, answered or brought back by an undo: the pages that show trades re-read.
         trades = action.name in PROPOSAL_ACTIONS or any(
-            e.kind == "undone" and e.params.get("action", {}).get("action") in PROPOSAL_ACTIONS for e in events)
+            e.kind in PROPOSALS_GONE or e.kind == "undone" and e.params.get("action", {}).get("action")
+            in PROPOSAL_ACTIONS for e in events)
         for client in self._clients:
             client.offer(item)
             if trades:
@@ -155,10 +159,15 @@ class Broker:
         return balances.Viewer(client.player, self.session.journal.holds_banker(client.phone, game_id))
 
     def state_json(self, game_id: int, state: GameState, viewer: balances.Viewer) -> str:
-        """The state JSON as ``viewer`` may see it, built once per (game, seq, what is hidden) however many
-        phones listen."""
-        whose = "" if balances.sees_all(state, viewer) else (viewer.player or "-")
-        key = (game_id, state.seq, whose)
+        """The state JSON as ``viewer`` may see it, built once per (game, seq, who sees it: everything, a
+        player's own cash, or a watcher's nothing) however many phones listen. The role and the player are
+        apart in the key: a player's name is whatever the family typed, "-" or "" too."""
+        if balances.sees_all(state, viewer):
+            key = (game_id, state.seq, "all", "")
+        elif viewer.player is not None:
+            key = (game_id, state.seq, "player", viewer.player)
+        else:
+            key = (game_id, state.seq, "watcher", "")
         with self._json_lock:
             text = self._json_cache.get(key)
         if text is None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from banker.actions import AcceptTrade, Action, CancelTrade, RefuseTrade
+from banker.proposals import terms
 from banker.state import GameState, Proposal
 
 ANSWERS = ("accept", "refuse", "cancel")
@@ -14,10 +15,10 @@ ANSWERS = ("accept", "refuse", "cancel")
 
 
 def proposal_json(proposal: Proposal, game: int | None) -> dict[str, Any]:
-    """One proposal as ``/api/trades`` lists it: its id, the game, the trade's own JSON, and whether it is
-    open or was refused (with what the receiver said)."""
+    """One proposal as ``/api/trades`` lists it: its id, the game, the trade's own JSON, whether it is open
+    or was refused (with what the receiver said), and its ``terms``, which an accept names back."""
     out: dict[str, Any] = {"id": proposal.id, "game": game, **proposal.trade.to_json(),
-                           "status": "refused" if proposal.refused else "open"}
+                           "status": "refused" if proposal.refused else "open", "terms": terms(proposal)}
     if proposal.refused:
         out["reason"] = proposal.reason
     return out
@@ -34,9 +35,11 @@ def side(proposal: Proposal, answer: str) -> str:
     return proposal.proposer if answer == "cancel" else proposal.receiver
 
 
-def answer_action(answer: str, player: str, proposal_id: int, reason: str = "") -> Action:
+def answer_action(answer: str, player: str, proposal_id: int, reason: str = "", shown: str = "") -> Action:
+    """The action of ``answer``; an accept names the terms the phone was ``shown`` (see
+    :func:`banker.proposals.terms`)."""
     if answer == "accept":
-        return AcceptTrade(player, proposal_id)
+        return AcceptTrade(player, proposal_id, shown)
     if answer == "refuse":
         return RefuseTrade(player, proposal_id, reason)
     return CancelTrade(player, proposal_id)

@@ -14,7 +14,7 @@ from flask import current_app, session
 
 from banker import balances
 from banker import offer as offering
-from banker.actions import Action, ProposeTrade
+from banker.actions import AcceptTrade, Action, ProposeTrade
 from banker.balances import Viewer
 from banker.board import moves_of
 from banker.edition import Property
@@ -23,7 +23,7 @@ from banker.ledger import Event
 from banker.messages import render
 from banker.offer import Offer
 from banker.scores import final_scores
-from banker.state import GameState
+from banker.state import GameState, Proposal
 from banker.text import board_line, describe_action_json, levels_text
 from webui import trades
 from webui.advice import Advice
@@ -285,12 +285,20 @@ def propose_trade(who: Phone, proposal: ProposeTrade, key: str) -> tuple[int, st
     return submit_once(proposal, key, who.lang, extra=made, viewer=viewer_of(who), check=role_check(who, proposal))
 
 
-def answer_trade(who: Phone, proposal_id: int, answer: str, key: str, reason: str = "") -> tuple[int, str, bool]:
+def answer_trade(who: Phone, proposal_id: int, answer: str, key: str, reason: str = "", shown: str = "",
+                 game: int | None = None) -> tuple[int, str, bool]:
     """accept or refuse (the receiver), cancel (the proposer): the engine's ``accept_trade``,
     ``refuse_trade`` or ``cancel_trade``, once for ``key``, under the session's lock like every action, so
     of several answers to one proposal sent at once only the first is applied and the others are
-    refused with the reason (it is gone). The banker answers for the side whose answer it is."""
+    refused with the reason (it is gone). The banker answers for the side whose answer it is.
+
+    ``shown``: the proposal's terms as the page showed them (an accept of other terms is refused);
+    ``game``: the game the page showed it in (an answer meant for another game's proposal of the same
+    number is refused, also when the game is switched while the answer waits for the lock)."""
     svc = services()
+    changed = IllegalAction("proposal_changed", proposal=proposal_id)
+    if game is not None and game != svc.session.game_id:
+        return error_status(changed), error_body(changed.key, changed.translated(who.lang)), False
     found = trades.find(svc.session.state, proposal_id)
     player = who.player
     if found is not None:
@@ -308,10 +316,31 @@ def answer_trade(who: Phone, proposal_id: int, answer: str, key: str, reason: st
             return first[0], first[1], True
         gone = IllegalAction("proposal_gone", proposal=proposal_id)
         return error_status(gone), error_body(gone.key, gone.translated(who.lang)), False
-    action = trades.answer_action(answer, player, proposal_id, reason)
+    action = trades.answer_action(answer, player, proposal_id, reason, shown)
     authorize(who, action)
+    role = role_check(who, action)
+    session = svc.session
+
+    def check() -> None:
+        if game is not None and game != session.game_id:
+            raise changed
+        if role is not None:
+            role()
+
     return submit_once(action, key, who.lang, extra=lambda _state, _events: {answer: proposal_id},
-                       viewer=viewer_of(who), check=role_check(who, action))
+                       viewer=viewer_of(who), check=check)
+
+
+def accept_check(state: GameState, proposal: Proposal, language: str, viewer: Viewer) -> str | None:
+    """Why the receiver's accept of ``proposal`` would be refused now (None: it would not), as ``viewer``
+    may read it. A refusal for the cash of a player whose cash the viewer may not see is not shown at all:
+    under hidden balances a proposer would otherwise learn the receiver's cash from the offers it makes."""
+    error = offering.attempt(state, AcceptTrade(proposal.receiver, proposal.id))[1]
+    if error is None:
+        return None
+    if error.key in balances.HIDDEN_KEYS and not balances.sees_cash_of_name(state, viewer, error.params.get("player")):
+        return None
+    return balances.refusal_text(state, error, language, viewer)
 
 
 # --- reading the state ------------------------------------------------------------------------------------

@@ -5,9 +5,10 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
-from banker.actions import Action, NewGame, parse_action
+from banker.actions import Action, Bundle, NewGame, parse_action
 from banker.engine import apply
 from banker.export import state_to_json
 from banker.invariants import invariant_errors
@@ -36,8 +37,10 @@ def test_a_proposal_moves_nothing_until_accepted_then_exactly_the_trade(table: T
     # The same trade as the trade action: compare the events of both on the same state.
     direct = apply(table.state, parse_action({"action": "trade", **BALTIC_FOR_100}))
     accepted = table.do("accept_trade", player="Bob", proposal=1)
+    # The bare trade moves the offered deed too, so it withdraws the proposal, which the accept took away.
+    assert direct[1][-1].kind == "trade_withdrawn" and direct[1][-1].params["proposal"] == 1
     assert [(e.kind, e.params, e.transaction) for e in accepted] == [(e.kind, e.params, e.transaction)
-                                                                     for e in direct[1]]
+                                                                     for e in direct[1][:-1]]
     assert table.prop("baltic")["owner"] == "Bob" and (table.cash("Ann"), table.cash("Bob")) == (1540, 1400)
     assert table.json()["proposals"] == []
     # Everything but the proposal itself (gone after the accept, left open by the bare trade) is the same.
@@ -99,14 +102,17 @@ def test_a_proposal_no_longer_possible_is_refused_at_accept_with_the_reason() ->
     table = Table(("Ann", "Bob", "Cy"))
     table.give("Ann", "baltic")
     table.do("propose_trade", **BALTIC_FOR_100)
-    table.do("trade", **{"from": "Ann", "to": "Cy", "give": {"properties": ["baltic"]}, "take": {"cash": 50}})
-    error = table.fails("not_owner", "accept_trade", player="Bob", proposal=1)
-    assert "Baltic Avenue belongs to Cy, not Ann." in str(error)
+    # A trade of the offered deed to someone else withdraws the proposal, and the log says so.
+    events = table.do("trade", **{"from": "Ann", "to": "Cy", "give": {"properties": ["baltic"]},
+                                  "take": {"cash": 50}})
+    assert ("trade_withdrawn", {"player": "Ann", "to": "Bob", "proposal": 1, "property": "baltic"}) in [
+        (e.kind, e.params) for e in events]
+    table.fails("proposal_gone", "accept_trade", player="Bob", proposal=1)
     # Bob spent his cash meanwhile: refused for cash, the proposal still open.
     table.do("propose_trade", **{"from": "Ann", "to": "Bob", "take": {"cash": 1400}})
     table.do("pay", player="Bob", amount=200, to="bank")
     table.fails("not_enough_cash", "accept_trade", player="Bob", proposal=2)
-    assert proposals(table) == [(1, "open", ""), (2, "open", "")]
+    assert proposals(table) == [(2, "open", "")]
 
 
 def test_undo_of_an_accept_brings_back_the_proposal_and_the_money(table: Table) -> None:
@@ -123,7 +129,7 @@ def test_undo_of_an_accept_brings_back_the_proposal_and_the_money(table: Table) 
     table.do("undo")  # the proposal itself
     assert table.json()["proposals"] == []
     table.do("propose_trade", **{"from": "Ann", "to": "Bob", "give": {"cash": 5}})
-    assert proposals(table) == [(1, "open", "")], "numbered again from where the undone one was"
+    assert proposals(table) == [(2, "open", "")], "the undone proposal's number is not given again"
 
 
 def test_refused_proposals_kept_and_open_ones_bounded(table: Table) -> None:
@@ -232,3 +238,108 @@ def test_a_player_who_goes_bankrupt_takes_their_trade_offers_with_them() -> None
     assert invariant_errors(t.state) == []
     t.do("accept_trade", player="Ann", proposal=3)
     assert t.json()["properties"]["oriental"]["owner"] == "Ann"
+
+
+# --- the hostile phone: numbers, terms, bait and switch, hidden cash ---------------------------------------
+
+def test_an_undone_offers_number_is_never_given_to_another_offer() -> None:
+    t = Table(("Ann", "Bob", "Cat"))
+    t.give("Bob", "boardwalk")
+    t.do("propose_trade", **{"from": "Ann", "to": "Bob", "give": {"cash": 500}, "take": {"properties": ["boardwalk"]}})
+    t.do("undo")
+    t.do("propose_trade", **{"from": "Cat", "to": "Bob", "give": {"cash": 1}, "take": {"properties": ["boardwalk"]}})
+    assert proposals(t) == [(2, "open", "")]
+    before = t.json()
+    t.fails("proposal_gone", "accept_trade", player="Bob", proposal=1)  # Bob meant Ann's $500
+    assert t.json() == before and t.prop("boardwalk")["owner"] == "Bob"
+
+
+def test_an_accept_naming_other_terms_is_refused_and_the_shown_terms_are_accepted(table: Table) -> None:
+    from banker.proposals import terms
+
+    table.give("Ann", "baltic")
+    table.do("propose_trade", **BALTIC_FOR_100)
+    shown = terms(table.state.proposals[0])
+    other = terms(replace(table.state.proposals[0], trade=replace(table.state.proposals[0].trade,
+                                                                  take=Bundle(cash=1))))
+    assert shown != other and len(shown) == 16
+    before = table.json()
+    error = table.fails("proposal_changed", "accept_trade", player="Bob", proposal=1, terms=other)
+    assert "not the one this page showed" in str(error) and table.json() == before
+    table.do("accept_trade", player="Bob", proposal=1, terms=shown)
+    assert table.prop("baltic")["owner"] == "Bob"
+
+
+def test_mortgaging_an_offered_deed_withdraws_the_offer_and_the_accept_finds_it_gone(table: Table) -> None:
+    table.give("Ann", "boardwalk")
+    table.do("propose_trade", **{"from": "Ann", "to": "Bob", "give": {"properties": ["boardwalk"]},
+                                 "take": {"cash": 400}})
+    events = table.do("mortgage", player="Ann", property="boardwalk")
+    assert [(e.kind, e.params) for e in events if e.kind == "trade_withdrawn"] == [
+        ("trade_withdrawn", {"player": "Ann", "to": "Bob", "proposal": 1, "property": "boardwalk"})]
+    before = table.json()
+    table.fails("proposal_gone", "accept_trade", player="Bob", proposal=1)
+    assert table.json() == before and table.cash("Bob") == 1500  # no mortgaged deed, no debt
+    table.do("undo")  # the mortgage undone: the offer is back as it was made
+    assert proposals(table) == [(1, "open", "")]
+
+
+def test_any_change_to_a_deed_on_either_side_withdraws_the_offer() -> None:
+    def offered(t: Table) -> None:
+        t.do("propose_trade", **{"from": "Ann", "to": "Bob", "give": {"properties": ["baltic"]},
+                                 "take": {"properties": ["oriental"]}})
+
+    changes = [
+        ("the receiver mortgages the deed asked of him", [], {"action": "mortgage", "player": "Bob",
+                                                              "property": "oriental"}),
+        ("the proposer lifts the mortgage of the offered deed", [{"action": "mortgage", "player": "Ann",
+                                                                  "property": "baltic"}],
+         {"action": "unmortgage", "player": "Ann", "property": "baltic"}),
+        ("the offered deed goes elsewhere", [], {"action": "trade", "from": "Ann", "to": "Cy",
+                                                 "give": {"properties": ["baltic"]}}),
+    ]
+    for what, setup, change in changes:
+        t = Table(("Ann", "Bob", "Cy"))
+        t.give("Ann", "baltic")
+        t.give("Bob", "oriental")
+        for line in setup:
+            t.do(line)
+        offered(t)
+        events = t.do(change)
+        assert "trade_withdrawn" in [e.kind for e in events], what
+        assert proposals(t) == [], what
+    # A building on the offered deed itself withdraws it too.
+    t = Table(("Ann", "Bob"))
+    t.give("Ann", "mediterranean")
+    t.give("Ann", "baltic")
+    t.do("propose_trade", **{"from": "Ann", "to": "Bob", "give": {"properties": ["baltic"]}, "take": {"cash": 1}})
+    assert "trade_withdrawn" in [e.kind for e in t.do("build", player="Ann", property="baltic")]
+    # An action that touches no deed of the offer leaves it open.
+    t = Table(("Ann", "Bob"))
+    t.give("Ann", "baltic")
+    t.do("propose_trade", **BALTIC_FOR_100)
+    t.do("salary", player="Ann")
+    t.do("pay", player="Bob", amount=10, to="Ann")
+    assert proposals(t) == [(1, "open", "")]
+
+
+def test_under_hidden_balances_the_receivers_cash_is_checked_when_he_accepts() -> None:
+    for hidden in ("bands", "hidden"):
+        t = Table(("Ann", "Bob"), hidden_balances=hidden)
+        t.give("Ann", "baltic")
+        t.do("pay", player="Bob", amount=900, to="bank")  # Bob has $600
+        # Twenty offers asking Bob for 100 to 2,000 are all taken: none tells Ann where his cash stops.
+        answers = []
+        for amount in range(100, 2001, 100):
+            events = t.do("propose_trade", **{**BALTIC_FOR_100, "take": {"cash": amount}})
+            answers.append(events[0].kind)
+            t.do("cancel_trade", player="Ann", proposal=events[0].params["proposal"])
+        assert answers == ["trade_proposed"] * 20
+        t.do("propose_trade", **{**BALTIC_FOR_100, "take": {"cash": 700}})
+        before = t.json()
+        error = t.fails("not_enough_cash", "accept_trade", player="Bob", proposal=21)
+        assert error.params["player"] == "Bob" and t.json() == before  # told to Bob, who accepts
+    # Without hidden balances the offer is refused at once, as a trade would be.
+    t = Table(("Ann", "Bob"))
+    t.give("Ann", "baltic")
+    t.fails("not_enough_cash", "propose_trade", **{**BALTIC_FOR_100, "take": {"cash": 5000}})

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import re
 from typing import Any
 
@@ -307,15 +308,27 @@ def test_a_proposal_no_longer_possible_says_why_on_both_phones(phone: Any, sessi
     ann, bob = phone("Ann"), phone("Bob")
     assert ann.post("/api/trades", {"from": "Ann", "to": "Bob", "give": {"properties": ["baltic"]},
                                     "take": {"cash": 80}}).status_code == 200
-    do(session, action="trade", **{"from": "Ann", "to": "Cy", "give": {"properties": ["baltic"]}})
+    do(session, action="pay", player="Bob", amount=1450, to="bank")  # Bob has $50 left of the $80 asked
     for who in (ann, bob):
-        assert "Baltic Avenue belongs to Cy, not Ann." in page(who, "/trades")
+        assert "Bob has $50 and needs $80 for the trade" in page(who, "/trades")
     html = page(bob, "/trades")
     accept = re.search(r'action="(/trades/\d+/accept)"', html)
     assert accept
     answer = bob.client.post(accept.group(1), data=form_fields(html))
-    assert answer.status_code == 303 and cash(session, "Bob") == 1500
-    assert "Baltic Avenue belongs to Cy, not Ann." in page(bob, "/trades")
+    assert answer.status_code == 303 and cash(session, "Bob") == 50
+    assert "Bob has $50 and needs $80 for the trade" in page(bob, "/trades")
+
+
+def test_a_proposal_whose_deed_changed_is_withdrawn_and_both_phones_say_so(phone: Any, session: Session) -> None:
+    do(session, action="buy", player="Ann", property="baltic")
+    ann, bob = phone("Ann"), phone("Bob")
+    assert ann.post("/api/trades", {"from": "Ann", "to": "Bob", "give": {"properties": ["baltic"]},
+                                    "take": {"cash": 80}}).status_code == 200
+    do(session, action="trade", **{"from": "Ann", "to": "Cy", "give": {"properties": ["baltic"]}})
+    line = "Ann's trade offer to Bob is withdrawn: Baltic Avenue has changed since it was offered."
+    for who in (ann, bob):
+        assert 'data-testid="proposal"' not in page(who, "/trades")
+        assert line in html.unescape(page(who, "/history"))
 
 
 def test_the_language_form(phone: Any) -> None:
