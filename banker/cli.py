@@ -88,6 +88,11 @@ def build_parser() -> argparse.ArgumentParser:
     where.add_argument("--raise", dest="raise_", type=int, metavar="AMOUNT",
                        help="the ways to raise AMOUNT in cash, cheapest sacrifice first")
     p.add_argument("--lang", default="en", choices=LANGS, help="language of the labels, log lines and errors")
+    p.add_argument("--front", default="phone", choices=("phone", "table"),
+                   help="whose offers: a player's phone (the default) or the table's menus, which differ in what "
+                        "only one of them offers (docs/actions.md, Offers)")
+    p.add_argument("--json", action="store_true",
+                   help="print the offers as one JSON list, each with its words (menu, button, sentence)")
     p.set_defaults(func=cmd_offers)
 
     p = sub.add_parser("games", help="list the saved games of a journal",
@@ -225,6 +230,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_offers(args: argparse.Namespace) -> int:
+    from banker import choice as choosing
     from banker import offer as offering
 
     result = replay_script(args)
@@ -235,14 +241,19 @@ def cmd_offers(args: argparse.Namespace) -> int:
         if args.raise_ is not None:
             if args.player is None:
                 raise UnknownName("unknown_player", player="", players=", ".join(p.name for p in state.players))
-            found = offering.raise_cash(state, args.player, args.raise_)
+            items = [choosing.item(state, o, args.lang) for o in offering.raise_cash(state, args.player, args.raise_)]
         else:
-            found = offering.offers(state, args.player, deed=args.deed, square=args.square)
+            items = list(choosing.choice(state, args.player, deed=args.deed, square=args.square, language=args.lang,
+                                         front=args.front))
     except BankerError as exc:
         print(exc.translated(args.lang), file=sys.stderr)
         return 1
-    for offer in found:
-        print(offer.to_line(state, args.lang))
+    shown = [item.to_json(state, args.lang) for item in items]
+    if args.json:
+        print(json.dumps(shown, ensure_ascii=False))
+    else:
+        for line in shown:
+            print(json.dumps(line, ensure_ascii=False))
     return 0
 
 
