@@ -432,7 +432,7 @@ def asks_of(state: GameState, offer: Offer, language: str) -> tuple[Ask, ...]:
                            options=tuple(Option(c.id, card_title(c.text), fit(card_title(c.text) + ".",
                                                                                2 * MENU_WIDTH - 2))
                                          for c in cards)))
-        elif need in ("property", "deed") and offer.choices:
+        elif need == "property" and offer.choices:
             out.append(Ask("property", fit(t("choice_ask_property", language)),
                            options=tuple(Option(str(c.figure("property")),
                                                 state.edition.property(str(c.figure("property"))).name,
