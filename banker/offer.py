@@ -628,7 +628,12 @@ def bid_offer(state: GameState, player: str) -> Offer:
     low = auction.high_bid + 1
     maximum = state.players[seat].cash
     if auction.building:
-        streets = [p for p in state.edition.properties if p.kind == "street" and state.props[p.number].owner == seat]
+        # Only a street of a group the bidder has whole, none of it mortgaged, below a hotel may take a building
+        # (§6.1, §6.3): the others are not tried; the engine rules on the rest.
+        streets = [p for p in state.edition.properties if p.kind == "street" and state.props[p.number].owner == seat
+                   and state.level(p.number) < state.rules.hotel_level
+                   and all(state.props[n].owner == seat and not state.props[n].mortgaged
+                           for n in state.edition.groups[p.group])]
         choices: list[Offer] = []
         refusals: list[Offer] = []
         for street in streets:

@@ -10,6 +10,7 @@ from typing import Any
 
 from banker.actions import (
     Action,
+    AuctionClose,
     Build,
     BuildingAuction,
     Bundle,
@@ -40,7 +41,6 @@ from banker.offer import (
     make,
     mortgage_offer,
     square_offers,
-    table_offers,
 )
 from banker.sim.movement import Table
 from banker.sim.strategies import Strategy
@@ -307,7 +307,7 @@ class Game:
                     price = max(1, prop.price // 2) if tops[0][0] >= prop.price // 2 else tops[0][0]
                 if price is not None:
                     self.take(complete(self.state, tops[0][3], amount=price))
-            self.take(table_offers(self.state)[0])  # closing the auction
+            self.take(make(self.state, "auction_close", AuctionClose()))  # the banker closes it
             self.settle()
 
     def settle(self) -> None:
@@ -382,7 +382,7 @@ class Game:
             lift = mortgage_offer(self.state, name, prop.id)
             if self.state.players[seat].cash + lift.price >= strategy.reserve + 100 and lift.allowed:
                 self.take(lift)
-        if 0 < self.state.bank_houses <= 2:
+        if self.wants_a_house(seat):
             self.house_auction()
         for members in self.view().complete.get(seat, ()):
             while True:
@@ -408,8 +408,24 @@ class Game:
             return None
         return build
 
+    def wants_a_house(self, seat: int) -> bool:
+        """Whether the seat's strategy would still build on a group it has whole, with its reserve left, while
+        another player has a whole group too (someone to compete with for the bank's houses)."""
+        complete = self.view().complete
+        if len(complete) < 2 or seat not in complete:
+            return False
+        cash = self.state.players[seat].cash
+        strategy = self.strategies[seat]
+        return any(self.state.level(n) < strategy.build_to
+                   and cash - self.edition.properties[n].house_price >= strategy.reserve
+                   for members in self.view().complete.get(seat, ()) for n in members)
+
     def house_auction(self) -> None:
-        """§6.6: when the last houses are wanted by two or more players, the bank auctions one."""
+        """§6.6: when two or more players want more houses than the bank has, the bank auctions one: asked
+        for when the engine offers it, and held when two bots bid."""
+        opening = make(self.state, "building_auction", BuildingAuction("house"))
+        if not opening.allowed:
+            return  # no shortage: the engine says when there is one
         bids: list[tuple[int, int, Property]] = []  # (top bid, seat, street)
         for seat in self.state.active_seats():
             if self.state.debts_of(seat):
@@ -425,9 +441,6 @@ class Game:
                 break
         if len({seat for _, seat, _ in bids}) < 2:
             return
-        opening = make(self.state, "building_auction", BuildingAuction("house"))
-        if not opening.allowed:
-            return  # the bank auctions houses only in a shortage (§6.6): the engine says when there is one
         bids.sort(key=lambda b: (-b[0], b[1]))
         (top, winner, prop), (second, loser, lost_on) = bids[0], bids[1]
         self.take(opening)
@@ -438,7 +451,7 @@ class Game:
             # The high bid stands: the winner cannot mortgage the group it builds on meanwhile.
             street = self.edition.properties[self.edition.groups[prop.group][0]]
             assert mortgage_offer(self.state, self.name(winner), street.id).refused
-        self.take(table_offers(self.state)[0])  # closing the auction
+        self.take(make(self.state, "auction_close", AuctionClose()))  # the banker closes it
         self.settle()
 
     def next_street(self, seat: int, members: tuple[int, ...]) -> tuple[Offer, Property] | None:
