@@ -19,7 +19,6 @@ from banker.actions import (
     EndTurn,
     FreeParking,
     NewGame,
-    Rent,
     Salary,
     Trade,
 )
@@ -236,8 +235,10 @@ class Game:
             elif owner != seat:
                 if rent_card == "nearest_utility":
                     dice = sum(self.table.roll())
-                needs_dice = prop.kind == "utility"
-                self.act(Rent(name, prop.id, dice if needs_dice else None, rent_card))
+                rent = deed_offers(self.state, name, prop.id, rent_card=rent_card)[0]
+                if rent.needs == ("dice",):  # a utility's rent: the engine asks for the dice
+                    rent = complete(self.state, rent, dice=dice)
+                self.take(rent)
                 self.settle()
         elif square.kind == "tax":
             # The cheaper of the tax's offers (the flat sum or the percent of the worth, under that house rule)
