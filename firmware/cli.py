@@ -38,8 +38,16 @@ def build_parser() -> argparse.ArgumentParser:
                        help="only GET /api/advice on the running program: its first answer and the later ones")
     bench.add_argument("--speech", action="store_true",
                        help="only the table's voice: how long espeak-ng takes to say the common announcements")
+    bench.add_argument("--long", action="store_true",
+                       help="only what a long game and a long journal cost: 1,000/10,000/100,000 actions and "
+                            "10/100/1,000 saved games (some minutes)")
+    bench.add_argument("--long-actions", metavar="N,N,…",
+                       help="with --long: the game lengths (default 1000,10000,100000)")
+    bench.add_argument("--long-games", metavar="N,N,…",
+                       help="with --long: the journal sizes in games (default 10,100,1000)")
     bench.add_argument("--write", metavar="FILE",
-                       help="with --table/--program: write the figures as Markdown to FILE (docs/performance.md)")
+                       help="with --table/--program/--long: write the figures as Markdown to FILE "
+                            "(docs/performance.md)")
     bench.add_argument("--calibrate", action="store_true",
                        help="on a Raspberry Pi: measure its costs for the --table model (an xfer2 loop, short "
                             "sleeps, 1 KiB to the OLED) and print the options that give them to --table")
@@ -87,6 +95,8 @@ def cmd_bench(args: argparse.Namespace, engine_bench: Callable[[argparse.Namespa
     from banker.bench import print_figures
     from firmware.bench import bench_advice, bench_program, bench_table, machine, performance_markdown, pi_costs
 
+    if args.long:
+        return cmd_bench_long(args)
     if args.calibrate:
         from hardware.calibrate import calibrate
 
@@ -119,6 +129,34 @@ def cmd_bench(args: argparse.Namespace, engine_bench: Callable[[argparse.Namespa
         old = path.read_text(encoding="utf-8") if path.exists() else ""
         kept = old[old.index(SOAK_MARK):] if SOAK_MARK in old else ""
         path.write_text(performance_markdown(figures, when, machine()) + kept, encoding="utf-8")
+        print(f"written to {path}")
+    return 0
+
+
+def cmd_bench_long(args: argparse.Namespace) -> int:
+    """``banker bench --long``: firmware/bench_long.py's figures; ``--write FILE`` puts its section in FILE."""
+    from datetime import UTC, datetime
+
+    from banker.bench import print_figures
+    from firmware.bench import machine
+    from firmware.bench_long import GAMES, LENGTHS, markdown, run_long, write_section
+
+    try:
+        lengths = tuple(int(v) for v in args.long_actions.split(",")) if args.long_actions else LENGTHS
+        games = tuple(int(v) for v in args.long_games.split(",")) if args.long_games else GAMES
+    except ValueError:
+        print("--long-actions and --long-games are whole numbers separated by commas", file=sys.stderr)
+        return 2
+    if any(n < 2 for n in lengths) or any(n < 1 for n in games):
+        print("a game has at least 2 actions and a journal at least 1 game", file=sys.stderr)
+        return 2
+    figures = run_long(lengths, games, log=sys.stderr)
+    flat: dict[str, object] = {f"{axis}_{key}": value for axis, found in figures.items()
+                               for key, value in found.items()}
+    print_figures(flat, as_json=args.json)
+    if args.write:
+        path = Path(args.write)
+        write_section(path, markdown(figures, datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"), machine()))
         print(f"written to {path}")
     return 0
 
