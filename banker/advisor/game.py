@@ -2,7 +2,8 @@
 
 These functions read the engine's game state (``banker.state.GameState``) through the few fields
 they need, described by the protocols below, so the table and the phone page can call them with the
-current state.
+current state. What may be built now is the engine's offer (:func:`banker.offer.build_offer`); the
+advisor only ranks it.
 """
 
 from __future__ import annotations
@@ -10,11 +11,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from banker.advisor.build import BuildOption, Holdings, build_options
+from banker.advisor.build import BuildOption, Holdings
 from banker.advisor.markov import Landing, MoveRules, landing_distribution
 from banker.advisor.payback import rent_per_throw
 from banker.edition import Edition
 from banker.errors import UnknownName
+from banker.state import GameState
 
 
 class PlayerView(Protocol):
@@ -91,23 +93,37 @@ def holdings_of(state: GameView, player: int | str) -> Holdings:
     return Holdings(levels, state.players[seat].cash, mortgaged)
 
 
-def advise_builds(state: GameView, player: int | str, *, rules: MoveRules | None = None) -> list[BuildOption]:
-    """Every house or hotel ``player`` may buy now, fastest payback first (see :func:`build_options`).
+def advise_builds(state: GameState, player: int | str, *, rules: MoveRules | None = None) -> list[BuildOption]:
+    """Every house or hotel the engine offers ``player`` now (the next building of each of their whole
+    groups, where even building puts it; one they lack the cash for marked not ``affordable``), fastest
+    payback first, cheaper first on a tie.
 
     ``rules`` are the movement house rules the table plays by (default: short jail stay). A bankrupt
     player gets no options. Raises :class:`UnknownName` for an unknown player.
     """
+    from banker import offer as offering
+
     seat = seat_of(state, player)
     if state.players[seat].bankrupt:
         return []
     landing = landing_distribution(state.edition, rules)
-    return build_options(
-        state.edition, landing, holdings_of(state, seat), max_houses=state.rules.max_houses,
-        bank_houses=state.bank_houses, bank_hotels=state.bank_hotels,
-    )
+    max_houses = state.rules.max_houses
+    name = state.players[seat].name
+    options: list[BuildOption] = []
+    for deed in state.edition.properties:
+        build = offering.build_offer(state, name, deed.id) if state.props[deed.number].owner == seat else None
+        if build is None or (build.refusal is not None and build.refusal.key != offering.CASH_SHORT):
+            continue  # not a building the rules allow now (even building, a mortgage, the bank's stock)
+        level = state.level(deed.number)
+        gain = (rent_per_throw(landing, deed, level + 1, max_houses=max_houses)
+                - rent_per_throw(landing, deed, level, max_houses=max_houses))
+        building = "hotel" if build.kind == "build_hotel" else "house"
+        options.append(BuildOption(deed, building, level + 1, -build.price, gain, build.refusal is None))
+    options.sort(key=lambda o: (o.payback_throws, o.cost, o.deed.number))
+    return options
 
 
-def advise_build(state: GameView, player: int | str, *, rules: MoveRules | None = None) -> BuildOption | None:
+def advise_build(state: GameState, player: int | str, *, rules: MoveRules | None = None) -> BuildOption | None:
     """What ``player`` should build next: the affordable option that pays back fastest, or ``None``.
 
     Raises :class:`UnknownName` for an unknown player.

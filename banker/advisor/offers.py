@@ -1,17 +1,18 @@
-"""What a player can buy now and what it costs: the engine's answer, as the advisor needs it.
+"""What a player can buy now and what it costs: the engine's offers, as the advisor needs them.
 
 The advisor ranks purchases; whether one is allowed now, and what it takes from the player's cash, is
-the engine's to say. :func:`purchases` is the one place the advisor asks: it tries each candidate
-action on the engine and keeps its price (the cash it would take) or the engine's refusal.
+the engine's to say. :func:`purchases` is the one place the advisor asks: it takes the engine's offers
+(:mod:`banker.offer`) of each deed — buying it from the bank, the next building on a street where even
+building puts it, lifting a mortgage — with the cash each takes or the engine's refusal.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from banker.actions import Action, Build, Buy, Unmortgage
+from banker import offer as offering
+from banker.actions import Action
 from banker.edition import Property
-from banker.engine import apply
 from banker.errors import BankerError
 from banker.state import GameState
 
@@ -40,28 +41,29 @@ class Purchase:
 
 
 def purchases(state: GameState, seat: int, *, deed: Property | None = None) -> list[Purchase]:
-    """Every building, mortgage lift and deed purchase of the player at ``seat`` (only on ``deed`` when
-    given), accepted or refused by the engine as it stands now, in board order."""
+    """Every building, mortgage lift and deed purchase the engine offers the player at ``seat`` (only on
+    ``deed`` when given), accepted or refused as it stands now, in board order."""
     name = state.players[seat].name
     found: list[Purchase] = []
     for prop in (deed,) if deed is not None else state.edition.properties:
         ps = state.props[prop.number]
-        candidates: list[tuple[str, Action, Money]] = []
+        offers: list[tuple[str, offering.Offer]] = []
         if ps.owner is None:
-            candidates.append(("buy", Buy(name, prop.id), prop.price))
+            buy = next(o for o in offering.deed_offers(state, name, prop.id) if o.kind == "buy")
+            offers.append(("buy", buy))
         elif ps.owner == seat:
-            if prop.kind == "street" and not ps.hotel:
-                candidates.append(("build", Build(name, prop.id), prop.house_price))
+            build = offering.build_offer(state, name, prop.id)
+            if build is not None:
+                offers.append(("build", build))
             if ps.mortgaged:
-                candidates.append(("unmortgage", Unmortgage(name, prop.id), state.rules.lift_cost(prop.mortgage)))
-        for kind, action, printed in candidates:
-            found.append(_tried(state, seat, kind, action, prop, printed))
+                offers.append(("unmortgage", offering.mortgage_offer(state, name, prop.id)))
+        for kind, offer in offers:
+            found.append(_purchase(kind, offer, prop))
     return found
 
 
-def _tried(state: GameState, seat: int, kind: str, action: Action, prop: Property, printed: Money) -> Purchase:
-    try:
-        after, _ = apply(state, action)
-    except BankerError as error:
-        return Purchase(kind, action, prop, printed, error)
-    return Purchase(kind, action, prop, state.players[seat].cash - after.players[seat].cash)
+def _purchase(kind: str, offer: offering.Offer, prop: Property) -> Purchase:
+    assert offer.action is not None
+    if offer.refusal is not None:
+        return Purchase(kind, offer.action, prop, -offer.price, offer.refusal)
+    return Purchase(kind, offer.action, prop, -offer.amount)

@@ -2,7 +2,7 @@ from dataclasses import replace
 
 import pytest
 
-from banker.actions import Build, Buy, Mortgage, NewGame
+from banker.actions import Build, Buy, Mortgage, NewGame, Pay, Rent
 from banker.advisor.game import advise_build, advise_builds, holdings_of, income_per_throw
 from banker.advisor.markov import MoveRules, landing_distribution
 from banker.deeds import rent_for
@@ -91,3 +91,14 @@ def test_income_uses_the_engines_rents(edition):
 
 def _railroad(edition):
     return next(p.id for p in load_edition(edition).properties if p.kind == "railroad")
+
+
+def test_what_to_build_is_what_the_engine_offers():
+    # Ann has the oranges and $150 left, and owes Bob $200 of rent: she may not build until she pays.
+    state = game(actions=[*buy_orange(), Buy(player="Bob", property="park_place"),
+                          Buy(player="Bob", property="boardwalk"), Build(player="Bob", property="boardwalk"),
+                          Pay(player="Ann", amount=1500 - 560 - 150, to="bank"),
+                          Rent(player="Ann", property="boardwalk")])
+    assert state.players[0].cash == 150 and state.debts
+    assert advise_builds(state, "Ann") == [] and advise_build(state, "Ann") is None
+    assert advise_build(game(actions=buy_orange()), "Ann") is not None  # without the debt: a house
