@@ -1,7 +1,9 @@
 """What matters now for one player: the one or two offers a simple screen shows (a child's phone).
 
-They come from the engine's offers (:mod:`banker.offer`), first what the game waits for: a decision on a
-received mortgaged deed, a debt, the open auction, the jail; then, on the player's own turn, the salary.
+They come from the engine's offers (:mod:`banker.offer`), in the order the game waits for them: a decision
+on a received mortgaged deed, a debt, the open auction, the jail. Nothing else is pushed: the salary is
+due only after passing GO, which the engine cannot see, so a turn with nothing to answer shows no button
+(the screen says to roll and move instead).
 """
 
 from __future__ import annotations
@@ -40,6 +42,4 @@ def what_matters(state: GameState, player: str) -> list[Offer]:
         return [offering.complete(state, bid, amount=bid.minimum)]
     if state.players[seat].in_jail:
         return [o for o in own if o.kind in ("jail_fine", "use_jail_card") and o.complete][:SHOWN]
-    if state.turn == seat:
-        return [o for o in offering.square_offers(state, player, "go") if o.kind == "salary"]
     return []

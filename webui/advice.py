@@ -79,7 +79,9 @@ class Advice:
     assumptions: Assumptions
     report: Report
     player: PlayerAdvice | None
-    """None for a phone without a player (a watcher, the banker naming nobody)."""
+    """None for a phone without a player (a watcher, the banker naming nobody) or whose player is out."""
+    out: str | None = None
+    """The phone's player when they are out of the game (bankrupt): they are advised nothing."""
 
     def to_json(self, figures: Figures, language: str) -> str:
         """The answer of ``GET /api/advice``: the kept tables' JSON with the player's part added."""
@@ -100,6 +102,8 @@ def advice(figures: Figures, state: GameState, player: str | None, jail: str | N
         raise IllegalAction("advisor_off")
     assumptions = Assumptions.of(state.rules, jail=jail or "short")
     report = figures.report(state.edition, assumptions)
+    if player and state.players[state.seat(player)].bankrupt:
+        return Advice(state, assumptions, report, None, out=player)
     mine = player_advice(state, state.seat(player), report) if player else None
     return Advice(state, assumptions, report, mine)
 

@@ -98,7 +98,10 @@ def buttons(page: str) -> list[str]:
 
 def test_the_simple_view_offers_what_the_game_waits_for(phone: Any, session: Session) -> None:
     ann, bob = phone("Ann"), phone("Bob", address="127.0.0.2")
-    assert buttons(ann.client.get("/simple").get_data(as_text=True)) == ["Collect the salary (+$200)"]
+    # Ann's turn: nothing to answer, so no button (the salary is due only after passing GO) and what to do
+    page = ann.client.get("/simple").get_data(as_text=True)
+    assert buttons(page) == [] and "Collect the salary" not in page
+    assert text_of(page, "simple-roll") == "Roll the dice and move your token, then pay or buy where you land."
     assert buttons(bob.client.get("/simple").get_data(as_text=True)) == []  # not his turn
     assert "Nothing to do right now." in bob.client.get("/simple").get_data(as_text=True)
     do(session, action="auction", property="boardwalk")
@@ -114,14 +117,35 @@ def test_the_simple_view_offers_what_the_game_waits_for(phone: Any, session: Ses
 def test_a_tap_on_the_simple_view_acts_and_comes_back(phone: Any, session: Session) -> None:
     ann = phone("Ann")
     form(ann, "/screen", {"simple": "1"})
+    do(session, action="go_to_jail", player="Ann")
     page = ann.client.get("/").get_data(as_text=True)
+    assert buttons(page)[0] == "Pay the fine ($50)"
     fields = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"',
                              page[page.index('data-testid="simple-now"'):].split("</form>")[0]))
     answer = ann.client.post("/do", data=fields)
     assert answer.status_code == 303 and answer.headers["Location"] == "/"
-    assert session.state is not None and session.state.players[0].cash == 1700
+    assert session.state is not None and session.state.players[0].cash == 1450
     page = ann.client.get("/").get_data(as_text=True)
-    assert text_of(page, "simple-payment") == "+$200"
+    assert text_of(page, "simple-payment") == "−$50"
+
+
+def test_a_bankrupt_players_simple_view_and_strategy_say_they_are_out(phone: Any, session: Session) -> None:
+    # Цветан's phone in Bulgarian: he went bankrupt; Ann, Bob and he played.
+    do(session, action="buy", player="Ann", property="boardwalk")
+    do(session, action="pay", player="Cy", amount=1480, to="bank")
+    do(session, action="rent", player="Cy", property="boardwalk")  # $50 on $20
+    do(session, action="bankrupt", player="Cy")
+    cy = phone("Cy", lang="bg", address="127.0.0.3")
+    page = cy.client.get("/simple").get_data(as_text=True)
+    assert text_of(page, "simple-out") == "Вие сте извън играта."
+    assert 'data-testid="simple-nothing"' not in page and buttons(page) == []
+    strategy = cy.client.get("/strategy").get_data(as_text=True)
+    assert "Вие сте извън играта" in text_of(strategy, "strategy-out")
+    assert 'data-testid="best"' not in strategy
+    assert "кръгът е" not in strategy  # no round of opponents: he has none to count
+    # Those still in count only each other: Ann has one opponent left, Bob.
+    ann = phone("Ann", lang="ru")
+    assert "1 соперник: круг" in ann.client.get("/strategy").get_data(as_text=True)
 
 
 def test_the_page_marks_the_players_last_payment_for_the_live_region(phone: Any, session: Session) -> None:
