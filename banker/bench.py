@@ -54,6 +54,22 @@ def bench_engine(actions: list[Any]) -> dict[str, float]:
     return {"engine_actions_per_second": round(rounds * len(actions) / elapsed)}
 
 
+def bench_offers(rounds: int = 30) -> dict[str, Any]:
+    """``legal_actions`` at the start of a 4-player game: how many actions it finds, and its median time."""
+    from banker.actions import NewGame
+    from banker.engine import apply
+    from banker.offer import legal_actions
+
+    state, _ = apply(None, NewGame("us", ("Ann", "Bob", "Cy", "Dan"), {}, seed=1))
+    found = legal_actions(state)
+    times = []
+    for _ in range(rounds):
+        started = time.perf_counter()
+        legal_actions(state)
+        times.append(time.perf_counter() - started)
+    return {"legal_actions_found": len(found), "legal_actions_ms": round(statistics.median(times) * 1000, 2)}
+
+
 def bench_journal(actions: list[Any], commits: int) -> dict[str, Any]:
     from banker.engine import apply
     from banker.journal import Journal
@@ -128,6 +144,7 @@ def run_bench(resume_actions: int = 2000, commits: int = 300, peer: str | None =
     actions = game_actions(resume_actions)
     figures: dict[str, Any] = {}
     figures.update(bench_engine(actions))
+    figures.update(bench_offers())
     figures.update(bench_journal(actions, commits))
     figures.update(bench_sim(peer=peer))
     return figures

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from banker.bench import bench_engine, bench_journal, game_actions
+from banker.bench import bench_engine, bench_journal, bench_offers, game_actions
 from banker.cli import main
 
 
@@ -37,6 +37,8 @@ def test_bench_parts_report_their_figures() -> None:
     actions = game_actions(300)
     assert len(actions) == 300
     assert bench_engine(actions)["engine_actions_per_second"] > 0
+    offers = bench_offers(rounds=2)
+    assert offers["legal_actions_found"] == 242 and offers["legal_actions_ms"] > 0
     figures = bench_journal(actions, 50)
     assert figures["journal_synchronous"] == "FULL"
     assert figures["resume_actions"] == 300
