@@ -178,6 +178,43 @@ def available_editions() -> list[str]:
     return sorted(p.stem for p in EDITIONS_DIR.glob("*.toml"))
 
 
+EDITIONS = ("us", "uk", "ru")
+"""The bundled editions in the order the table and the setup page offer them."""
+EDITION_OF_LANGUAGE = {"en": "us", "ru": "ru", "bg": "ru"}
+"""The edition a new game starts with in each language (Bulgarian families play the Russian edition's
+board, in Cyrillic)."""
+GROUP_COLOURS = {
+    "brown": "#8b4a2b", "light_blue": "#a9dcf5", "pink": "#d6398f", "orange": "#f5901e",
+    "red": "#e2231a", "yellow": "#fde700", "green": "#1a9c4f", "dark_blue": "#1b56a8",
+}
+"""The printed colour of each colour group, the same on every edition (a front that colours a deed)."""
+
+
+def edition_for_language(language: str, current: str | None = None) -> str:
+    """The edition a new game in ``language`` starts with: ``current`` (the board already on the table) when
+    it is printed in that language, else the edition of :data:`EDITION_OF_LANGUAGE` ("us" for any other)."""
+    if current is not None and current in EDITIONS and load_edition(current).language == language:
+        return current
+    return EDITION_OF_LANGUAGE.get(language, EDITIONS[0])
+
+
+@cache
+def deed_squares() -> tuple[int, ...]:
+    """The board squares that carry a title deed, the same on every bundled edition (one set of deed
+    stickers serves them all).
+
+    Raises:
+        EditionError: two bundled editions put their deeds on different squares.
+    """
+    found = {edition_id: tuple(sorted(load_edition(edition_id).by_square)) for edition_id in EDITIONS}
+    first = found[EDITIONS[0]]
+    for edition_id, squares in found.items():
+        if squares != first:
+            raise EditionError("edition_file", file=edition_id, field="square",
+                               problem=f"deeds on squares {squares}, not {first} as in {EDITIONS[0]}")
+    return first
+
+
 @cache
 def load_edition(edition_id: str) -> Edition:
     """Load a bundled edition by id ("us", "uk", "ru")."""

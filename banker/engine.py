@@ -175,6 +175,14 @@ def _undo(state: GameState) -> tuple[GameState, tuple[Event, ...]]:
     return restored, (Event("undone", params),)
 
 
+def last_action(state: GameState) -> tuple[Action, tuple[Event, ...]] | None:
+    """The action an ``undo`` would take back and what it did (its events, replayed on the state before it),
+    or None when there is nothing to undo: what a front shows before asking "Undo?"."""
+    if state.history is None:
+        return None
+    return state.history.action, apply(state.history.previous, state.history.action)[1]
+
+
 def undo_depth(state: GameState) -> int:
     """How many actions :func:`apply` can undo from ``state`` (the length of its undo chain)."""
     depth = 0

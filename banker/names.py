@@ -62,3 +62,11 @@ def lookalike(names: Sequence[str]) -> tuple[str, str] | None:
             return name, seen[shape]
         seen[shape] = name
     return None
+
+
+def offered_names(language: str) -> tuple[str, ...]:
+    """The names the table offers for new players in ``language`` (the catalogue's ``choice_player_names``),
+    each telling itself apart from the others; a phone can type any name."""
+    from banker.messages import render
+
+    return tuple(name.strip() for name in render("choice_player_names", {}, language).split(","))

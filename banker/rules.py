@@ -15,6 +15,36 @@ CHOICES: dict[str, tuple[str, ...]] = {"rounding": ROUNDINGS, "hidden_balances":
 """The house rules that take one of a few words, and those words."""
 
 
+PRESETS: dict[str, dict[str, Any]] = {
+    "standard": {},
+    "free_parking": {"free_parking_pot": True},
+    "family": {"free_parking_pot": True, "double_salary_on_go": True},
+    "no_auctions": {"bankruptcy_auctions": False, "decliner_may_bid": False},
+}
+"""Sets of house rules offered by name, in the order offered (every rule can also be set one by one)."""
+MODES: dict[str, dict[str, Any]] = {
+    "classic": {},
+    "short": {"short_game": True},
+    "timed": {"timed_game": True},
+}
+"""The ways a game ends (§10): the last player standing, the short game, the timed game."""
+TIMED_MINUTES = (30, 45, 60, 90, 120, 180)
+"""The lengths of a timed game offered, in minutes."""
+
+
+def preset_rules(preset: str = "standard", mode: str = "classic") -> dict[str, Any]:
+    """The house rules of a preset and a mode, as ``new_game`` takes them.
+
+    Raises:
+        BadInput: no such preset or mode.
+    """
+    if preset not in PRESETS:
+        raise BadInput("bad_rule_value", rule="preset", value=repr(preset), expected=" / ".join(PRESETS))
+    if mode not in MODES:
+        raise BadInput("bad_rule_value", rule="mode", value=repr(mode), expected=" / ".join(MODES))
+    return {**PRESETS[preset], **MODES[mode]}
+
+
 MAX_AMOUNT = 1_000_000_000
 """The largest amount an action or a house rule may name: far beyond any game, and exact in any
 phone's JavaScript (whose integers are exact up to 2**53)."""

@@ -13,15 +13,13 @@ from banker.deeds import share_out
 from banker.edition import load_edition
 from banker.errors import BadInput, IllegalAction
 from banker.ledger import Event, Transaction
+from banker.limits import MAX_NAME_LENGTH, MAX_PLAYERS, MIN_PLAYERS
 from banker.names import lookalike
 from banker.rules import Rules
 from banker.state import BANK, POT, RESERVED_NAMES, Auction, Debt, GameState, PlayerState, PropertyState
 from banker.work import Work
 from banker.worth import liquidation_value, net_worth
 
-MIN_PLAYERS, MAX_PLAYERS = 2, 8
-MAX_NAME_LENGTH = 20
-"""Characters in a player's name: enough for any first name, short enough for the table's screen."""
 INVISIBLE = frozenset({"Cf", "Mn", "Me", "Zs", "Co", "Cn"})
 """Unicode categories that show nothing on their own (format marks, combining marks, spaces)."""
 

@@ -12,7 +12,7 @@ from xml.sax.saxutils import escape
 
 from banker.advisor.labels import language_of, number, percent, text
 from banker.advisor.markov import BOARD_SIZE, IN_JAIL, Landing, MoveRules
-from banker.edition import Edition
+from banker.edition import GROUP_COLOURS, Edition
 from banker.text import group_mark
 
 CORNER = 124
@@ -24,10 +24,6 @@ MARGIN = 14
 STRIP = 20
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 
-GROUP_COLOURS = {
-    "brown": "#8b4a2b", "light_blue": "#a9dcf5", "pink": "#d6398f", "orange": "#f5901e",
-    "red": "#e2231a", "yellow": "#fde700", "green": "#1a9c4f", "dark_blue": "#1b56a8",
-}
 HEAT = ["#fff7d6", "#feeaa0", "#fed36e", "#feb24c", "#fd8d3c", "#f65a2d", "#dd2a1f", "#b0101f"]
 """Colour ramp from the least to the most visited square."""
 NEUTRAL = "#e6e6e6"
