@@ -9,10 +9,11 @@ set -euo pipefail
 WAIT="${1:-60}"
 case "$WAIT" in '' | *[!0-9]*) echo "hotspot-fallback.sh: the wait is whole seconds, not '$WAIT'" >&2; exit 2 ;; esac
 
-# A Wi-Fi connection other than the hotspot is up (nmcli -t prints TYPE:NAME, e.g. 802-11-wireless:Home).
+# A Wi-Fi connection other than the hotspot is up (nmcli -t prints TYPE:NAME:STATE, e.g.
+# 802-11-wireless:Home:activated). One still "activating" does not count: it may never connect.
 known_wifi_up() {
-    nmcli -t -f TYPE,NAME connection show --active 2>/dev/null |
-        grep '^802-11-wireless:' | grep -qv '^802-11-wireless:table-hotspot$'
+    nmcli -t -f TYPE,NAME,STATE connection show --active 2>/dev/null |
+        grep '^802-11-wireless:.*:activated$' | grep -qv '^802-11-wireless:table-hotspot:'
 }
 
 for _ in $(seq "$WAIT"); do

@@ -33,7 +33,10 @@ Usage: sudo firmware/install.sh [options]
                        clean (hardware/README.md)
   --hotspot SSID PASS  make a Wi-Fi hotspot for places without Wi-Fi (NetworkManager): at boot the
                        Pi waits HOTSPOT_WAIT seconds (60) for a known Wi-Fi, and only if none
-                       connects it starts the hotspot
+                       connects it starts the hotspot. Running it again changes the hotspot in place
+                       (an active one comes back up at once)
+  --country CC         the Wi-Fi country (two letters, e.g. GB, DE, BG): an access point does not
+                       start without one; needed with --hotspot when none is set yet
   --speaker jack|usb|i2s
                        the table speaks each action: install espeak-ng and alsa-utils, add the
                        service user to the audio group and write the speaker line to a new
@@ -57,6 +60,7 @@ I2C_HZ=400000
 HOTSPOT_WAIT=60
 HOTSPOT_SSID=""
 HOTSPOT_PASSWORD=""
+COUNTRY=""
 PORT=8080
 LANGUAGE=en
 SPEAKER=""
@@ -87,6 +91,10 @@ while [ $# -gt 0 ]; do
             HOTSPOT_SSID="$2"; HOTSPOT_PASSWORD="$3"
             [ "${#HOTSPOT_PASSWORD}" -ge 8 ] || die "the hotspot password needs at least 8 characters (WPA2)"
             shift 3 ;;
+        --country)
+            [ $# -ge 2 ] || die "--country needs a two-letter code such as GB"
+            case "$2" in [A-Z][A-Z]) COUNTRY="$2" ;; *) die "--country is two capital letters such as GB, not '$2'" ;; esac
+            shift 2 ;;
         --port)
             [ $# -ge 2 ] || die "--port needs a number"
             case "$2" in '' | *[!0-9]*) die "--port is a number, not '$2'" ;; esac
@@ -162,6 +170,13 @@ case "$MODEL" in
         say "not a Raspberry Pi ('${MODEL:-unknown}'); going on (--force)" ;;
 esac
 [ -f "$ROOT$BOOT_CONFIG" ] || [ "$DRY_RUN" = 1 ] || die "$BOOT_CONFIG is missing: this script needs Raspberry Pi OS Bookworm or later"
+# The I2S amplifier and SPI1's readers both take GPIO 18-21: refused together, in one run or across two.
+if [ "$SPEAKER" = i2s ] && grep -qE '^[[:space:]]*dtoverlay=spi1-' "$ROOT$BOOT_CONFIG" 2>/dev/null; then
+    die "--speaker i2s takes GPIO 18-21, which the SPI1 readers an earlier run set up use ($BOOT_CONFIG has dtoverlay=spi1-…): choose --speaker usb or jack"
+fi
+if [ -n "$SPI1" ] && grep -qE '^[[:space:]]*dtoverlay=max98357a' "$ROOT$BOOT_CONFIG" 2>/dev/null; then
+    die "--spi1 takes GPIO 18-21, which the I2S amplifier an earlier run set up uses ($BOOT_CONFIG has dtoverlay=max98357a): keep two readers, or remove that line and the speaker"
+fi
 
 # ---- SPI, I2C ------------------------------------------------------------------------------------
 say "enabling SPI and I2C"
@@ -184,6 +199,9 @@ boot_line() {
     fi
 }
 REBOOT=0
+# A run that changed config.txt leaves the boot's id behind: a run again before the reboot still says to reboot.
+REBOOT_MARK="$CONFIG_DIR/reboot-needed"
+BOOT_ID="$(cat "$ROOT/proc/sys/kernel/random/boot_id" 2>/dev/null || echo unknown)"
 other_hz=$([ "$I2C_HZ" = 400000 ] && echo 1000000 || echo 400000)
 if grep -qxF "dtparam=i2c_arm_baudrate=$other_hz" "$ROOT$BOOT_CONFIG" 2>/dev/null; then
     echo "install.sh: $BOOT_CONFIG already has dtparam=i2c_arm_baudrate=$other_hz; remove it for $I2C_HZ" >&2
@@ -206,6 +224,17 @@ case "$SPEAKER" in
         boot_line "dtparam=i2s=on" "table banker: the speaker's I2S amplifier"
         boot_line "dtoverlay=max98357a,no-sdmode" "table banker: MAX98357A on GPIO 18 (BCLK), 19 (LRCLK), 21 (DIN)" ;;
 esac
+
+mkdir -p "$ROOT$CONFIG_DIR"
+if [ "$REBOOT" = 1 ]; then
+    echo "$BOOT_ID" > "$ROOT$REBOOT_MARK"
+elif [ -f "$ROOT$REBOOT_MARK" ]; then
+    if [ "$(cat "$ROOT$REBOOT_MARK")" = "$BOOT_ID" ]; then
+        REBOOT=1  # changed by an earlier run, and the Pi has not started again since
+    else
+        rm -f "$ROOT$REBOOT_MARK"
+    fi
+fi
 
 # ---- packages ------------------------------------------------------------------------------------
 say "installing packages"
@@ -235,11 +264,16 @@ for group in "${GROUPS_OF_USER[@]}"; do
     fi
 done
 run usermod -aG "$(IFS=,; echo "${GROUPS_OF_USER[*]}")" "$SERVICE_USER"
+# The data directory exists before the service first starts it (StateDirectory=): banker check and
+# banker enroll, run by hand as the README says, use it too.
+run install -d -m 0750 -o "$SERVICE_USER" -g "$SERVICE_USER" "$STATE_DIR"
 
 # ---- the program ---------------------------------------------------------------------------------
 say "installing the program into $VENV"
 mkdir -p "$ROOT$PREFIX"
-run rsync -a --delete --exclude .git --exclude .venv --exclude .table-data "$SOURCE/" "$PREFIX/src/"
+# Owned by root, whoever owns the checkout: root runs hotspot-fallback.sh from here, and the service's
+# code must not be changeable by the login user.
+run rsync -a --delete --chown=root:root --exclude .git --exclude .venv --exclude .table-data "$SOURCE/" "$PREFIX/src/"
 if [ ! -x "$ROOT$VENV/bin/python" ]; then
     # The system's packages stay visible: python3-lgpio from apt. A system-wide pip install is
     # refused on Bookworm (externally-managed-environment), so everything else goes in here.
@@ -280,7 +314,7 @@ speaker_line() {
     case "$SPEAKER" in
         jack) echo 'speaker = {output = "jack", device = "default", volume = 80}' ;;
         usb) echo 'speaker = {output = "usb", device = "plughw:1,0", volume = 80}   # aplay -l: the card number' ;;
-        i2s) echo 'speaker = {output = "i2s", device = "default", volume = 80}' ;;
+        i2s) echo 'speaker = {output = "i2s", device = "plughw:CARD=MAX98357A,DEV=0", volume = 80}   # by name, not the headphones' ;;
         *) echo '# speaker = {output = "jack", device = "default", volume = 80}   # install.sh --speaker' ;;
     esac
 }
@@ -336,11 +370,19 @@ write_hotspot_env() {
 # known Wi-Fi connected within the wait.
 install_hotspot() {
     say "Wi-Fi hotspot '$HOTSPOT_SSID' (started at boot when no known Wi-Fi connects within $HOTSPOT_WAIT s)"
-    run nmcli connection delete table-hotspot || true
-    run nmcli connection add type wifi ifname wlan0 con-name table-hotspot autoconnect no \
-        ssid "$HOTSPOT_SSID" 802-11-wireless.mode ap 802-11-wireless.band bg ipv4.method shared \
-        wifi-sec.key-mgmt wpa-psk wifi-sec.proto rsn wifi-sec.pairwise ccmp wifi-sec.group ccmp \
-        wifi-sec.psk "$HOTSPOT_PASSWORD"
+    local settings=(autoconnect no ssid "$HOTSPOT_SSID" 802-11-wireless.mode ap 802-11-wireless.band bg
+        ipv4.method shared wifi-sec.key-mgmt wpa-psk wifi-sec.proto rsn wifi-sec.pairwise ccmp
+        wifi-sec.group ccmp wifi-sec.psk "$HOTSPOT_PASSWORD")
+    # Changed in place when it exists: deleting it would take down a hotspot the phones are on until the
+    # next boot. An active one is brought up again with the new settings.
+    if nmcli -t -f NAME connection show 2>/dev/null | grep -qx table-hotspot; then
+        run nmcli connection modify table-hotspot "${settings[@]}"
+        if nmcli -t -f NAME connection show --active 2>/dev/null | grep -qx table-hotspot; then
+            run nmcli connection up table-hotspot
+        fi
+    else
+        run nmcli connection add type wifi ifname wlan0 con-name table-hotspot "${settings[@]}"
+    fi
     write_hotspot_env
     mkdir -p "$(dirname "$ROOT$HOTSPOT_UNIT")"
     sed -e "s|/opt/table-banker|$PREFIX|g" -e "s|hotspot-fallback.sh 60|hotspot-fallback.sh $HOTSPOT_WAIT|" \
@@ -349,7 +391,25 @@ install_hotspot() {
     run systemctl enable table-hotspot.service
 }
 
+# The Wi-Fi country: raspi-config writes it to cmdline.txt (cfg80211.ieee80211_regdom=CC); without one the
+# access point does not start, and NetworkManager says nothing the players would see.
+wifi_country() {
+    local found
+    found="$(grep -o 'cfg80211.ieee80211_regdom=[A-Z][A-Z]' "$ROOT/boot/firmware/cmdline.txt" 2>/dev/null | tail -n 1 || true)"
+    if [ -n "$found" ]; then
+        echo "${found##*=}"
+    elif [ -z "$ROOT" ] && command -v iw > /dev/null; then
+        iw reg get 2>/dev/null | sed -n 's/^country \([A-Z][A-Z]\):.*/\1/p' | grep -v '^00$' | head -n 1 || true
+    fi
+}
+if [ -n "$COUNTRY" ]; then
+    say "Wi-Fi country $COUNTRY"
+    run raspi-config nonint do_wifi_country "$COUNTRY"
+fi
 if [ -n "$HOTSPOT_SSID" ]; then
+    if [ -z "$COUNTRY" ] && [ -z "$(wifi_country)" ]; then
+        die "no Wi-Fi country is set, and the hotspot cannot start without one: add --country CC (e.g. --country GB)"
+    fi
     install_hotspot
 fi
 

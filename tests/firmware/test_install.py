@@ -26,6 +26,11 @@ def fake_pi(root: Path, *, codename: str = "bookworm", model: str | None = "Rasp
         (root / "proc" / "device-tree" / "model").write_bytes(model.encode() + b"\0")
     (root / "boot" / "firmware").mkdir(parents=True)
     (root / "boot" / "firmware" / "config.txt").write_text("[all]\ndtparam=audio=on\n")
+    # The Wi-Fi country as Raspberry Pi Imager and raspi-config set it.
+    (root / "boot" / "firmware" / "cmdline.txt").write_text(
+        "console=tty1 root=PARTUUID=1 cfg80211.ieee80211_regdom=GB\n")
+    (root / "proc" / "sys" / "kernel" / "random").mkdir(parents=True)
+    (root / "proc" / "sys" / "kernel" / "random" / "boot_id").write_text("boot-1\n")
     return root
 
 
@@ -147,6 +152,7 @@ def test_running_it_again_upgrades_in_place_and_keeps_the_settings(tmp_path: Pat
     boot = (root / "boot/firmware/config.txt").read_text()
     with (root / "etc/passwd").open("a") as passwd:
         passwd.write("banker:x:990:990::/var/lib/table-banker:/usr/sbin/nologin\n")
+    (root / "proc/sys/kernel/random/boot_id").write_text("boot-2\n")  # rebooted since the first run
     again = install(root)
     assert again.returncode == 0, again.stderr
     assert 'language = "bg"' in settings.read_text()
@@ -315,8 +321,9 @@ def fake_nmcli(tmp_path: Path) -> tuple[Path, Path]:
 
 @pytest.mark.parametrize(
     ("active", "started"),
-    [("802-11-wireless:Home\nloopback:lo\n", False), ("", True), ("802-11-wireless:table-hotspot\n", True),
-     ("802-3-ethernet:Wired connection 1\n", True)],
+    [("802-11-wireless:Home:activated\nloopback:lo:activated\n", False), ("", True),
+     ("802-11-wireless:table-hotspot:activated\n", True), ("802-3-ethernet:Wired connection 1:activated\n", True),
+     ("802-11-wireless:Home:activating\n", True)],  # still trying, and it may never connect
 )
 def test_the_fallback_starts_the_hotspot_only_without_a_known_wifi(
     tmp_path: Path, fake_nmcli: tuple[Path, Path], active: str, started: bool
@@ -376,3 +383,84 @@ def test_a_kept_table_toml_is_told_the_speaker_line(tmp_path: Path) -> None:
     again = install(root, "--speaker", "usb")
     assert again.returncode == 0 and "has no speaker" in again.stderr
     assert 'speaker = {output = "usb", device = "plughw:1,0"' in again.stderr
+
+
+def test_an_i2s_speaker_is_refused_after_spi1_readers_and_spi1_after_an_i2s_speaker(tmp_path: Path) -> None:
+    root = fake_pi(tmp_path / "readers-first")
+    assert install(root, "--spi1", "2cs").returncode == 0
+    refused = install(root, "--speaker", "i2s")
+    assert refused.returncode == 2 and "GPIO 18-21" in refused.stderr and "dtoverlay=spi1" in refused.stderr
+    other = fake_pi(tmp_path / "speaker-first")
+    assert install(other, "--speaker", "i2s").returncode == 0
+    refused = install(other, "--spi1", "3cs")
+    assert refused.returncode == 2 and "GPIO 18-21" in refused.stderr and "max98357a" in refused.stderr
+    assert not any("spi1" in line for line in (other / "boot/firmware/config.txt").read_text().splitlines())
+
+
+def test_an_i2s_speaker_plays_on_the_amplifiers_card_by_name_not_alsas_default(tmp_path: Path) -> None:
+    from firmware.config import load_config
+
+    root = fake_pi(tmp_path)  # dtparam=audio=on is left on: the headphones are card 0 and ALSA's default
+    assert install(root, "--speaker", "i2s").returncode == 0
+    speaker = load_config(root / "etc/table-banker/table.toml").table_config("pi").speaker
+    assert speaker is not None and speaker.device == "plughw:CARD=MAX98357A,DEV=0"
+
+
+def test_the_data_directory_is_made_for_the_service_user_before_the_service_starts(tmp_path: Path) -> None:
+    result = install(fake_pi(tmp_path), "--user", "table")
+    assert "install -d -m 0750 -o table -g table /var/lib/table-banker" in commands_of(result)
+
+
+def test_a_second_run_before_the_reboot_still_says_to_reboot(tmp_path: Path) -> None:
+    root = fake_pi(tmp_path)
+    first = install(root)
+    assert "reboot (sudo reboot)" in first.stdout
+    with (root / "etc/passwd").open("a") as passwd:
+        passwd.write("banker:x:990:990::/var/lib/table-banker:/usr/sbin/nologin\n")
+    again = install(root)  # config.txt already has every line: this run changes nothing there
+    assert again.returncode == 0 and "reboot (sudo reboot)" in again.stdout
+    assert "systemctl restart table-banker.service" not in commands_of(again)
+    (root / "proc/sys/kernel/random/boot_id").write_text("boot-2\n")  # the Pi started again
+    after = install(root)
+    assert "reboot" not in after.stdout.split("Next:")[0]
+    assert "systemctl restart table-banker.service" in commands_of(after)
+
+
+def test_running_the_hotspot_again_changes_it_in_place_and_brings_an_active_one_back(
+    tmp_path: Path, fake_nmcli: tuple[Path, Path]
+) -> None:
+    active, _calls = fake_nmcli
+    active.write_text("table-hotspot\n")  # it exists and is up: the phones are on it
+    root = fake_pi(tmp_path / "root")
+    command = ["bash", str(SCRIPT), "--root", str(root), "--dry-run", "--hotspot", "Cottage", "monopoly2"]
+    result = subprocess.run(command,
+                            capture_output=True, text=True, timeout=60,
+                            env={"PATH": f"{tmp_path / 'bin'}:/usr/bin:/bin", "HOME": str(tmp_path)})
+    assert result.returncode == 0, result.stderr
+    commands = commands_of(result)
+    assert not any(command.startswith("nmcli connection delete") for command in commands)
+    (modify,) = [command for command in commands if command.startswith("nmcli connection modify table-hotspot")]
+    assert "monopoly2" in modify and "autoconnect no" in modify
+    assert "nmcli connection up table-hotspot" in commands
+
+
+def test_a_hotspot_without_a_wifi_country_is_refused_unless_one_is_given(tmp_path: Path) -> None:
+    root = fake_pi(tmp_path)
+    (root / "boot/firmware/cmdline.txt").write_text("console=tty1 root=PARTUUID=1\n")
+    refused = install(root, "--hotspot", "Cottage", "monopoly1")
+    assert refused.returncode == 2 and "--country" in refused.stderr
+    given = install(root, "--hotspot", "Cottage", "monopoly1", "--country", "BG")
+    assert given.returncode == 0, given.stderr
+    assert "raspi-config nonint do_wifi_country BG" in commands_of(given)
+    assert install(root, "--country", "bulgaria").returncode == 2
+
+
+def test_the_program_tree_root_runs_is_owned_by_root_and_the_table_does_not_wait_for_the_network(
+    tmp_path: Path,
+) -> None:
+    result = install(fake_pi(tmp_path), "--hotspot", "Cottage", "monopoly1")
+    (rsync,) = [command for command in commands_of(result) if command.startswith("rsync")]
+    assert "--chown=root:root" in rsync.split()
+    settings = [line for line in UNIT.read_text().splitlines() if "=" in line and not line.startswith("#")]
+    assert "After=network.target" in settings
+    assert not any("network-online" in line for line in settings)
