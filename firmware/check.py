@@ -41,15 +41,25 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from banker.messages import LANGUAGES, render
+from firmware import hwtexts
+from firmware.texts import PREFIX
 from hardware.display import HEIGHT, WIDTH, ScreenView, drawable, load_font
 from hardware.errors import HardwareError
 from hardware.factory import Table, TableConfig
 from hardware.nfc import KNOWN_VERSIONS, spi_name
+from hardware.power import THROTTLED, THROTTLED_ANY, UNDER_VOLTAGE_NOW, UNDER_VOLTAGE_SINCE_BOOT
 from hardware.protocols import ButtonName, ControlEvent
+from hardware.speaker import ASOUND_CARDS
 from hardware.wiring import HEADER, gpio_of
 
 TAP_TIMEOUT_S = 20.0
 PRESS_TIMEOUT_S = 20.0
+
+
+def _t(language: str, key: str, **values: Any) -> str:
+    """The check's text ``key`` (the catalogue's ``table_check_`` + key) in ``language``."""
+    return render(PREFIX + "check_" + key, values, language)
 
 
 @dataclass(frozen=True)
@@ -61,10 +71,14 @@ class Result:
     warning: bool = False
     """Passed, but something looks wrong (``WARN``); it does not fail the check."""
 
-    def lines(self) -> list[str]:
+    def lines(self, language: str = "en") -> list[str]:
+        """``PASS``, ``WARN`` or ``FAIL`` (the same words in every language, for scripts), the part and what was
+        seen; the fix on a line of its own."""
         word = "FAIL" if not self.ok else "WARN" if self.warning else "PASS"
         head = f"{word}  {self.part}: {self.detail}"
-        return [head] if (self.ok and not self.warning) or not self.fix else [head, f"      fix: {self.fix}"]
+        if (self.ok and not self.warning) or not self.fix:
+            return [head]
+        return [head, f"      {_t(language, 'fix', fix=self.fix)}"]
 
 
 def header_pin(gpio: int) -> int | None:
@@ -72,9 +86,9 @@ def header_pin(gpio: int) -> int | None:
     return next((pin for pin in HEADER if gpio_of(pin) == gpio), None)
 
 
-def test_pattern() -> Any:
+def test_pattern(language: str = "en") -> Any:
     """A frame round the edge, a checkerboard on the left, "banker check" and the answers "OK yes",
-    "✕ no" on the right."""
+    "✕ no" on the right (in ``language``)."""
     from PIL import Image, ImageDraw
 
     image = Image.new("1", (WIDTH, HEIGHT))
@@ -88,19 +102,14 @@ def test_pattern() -> Any:
     draw.text((66, 4), "banker", font=font, fill=1)
     draw.text((66, 16), "check", font=font, fill=1)
     # The question's answers, on the glass itself: whoever reads them sees the picture.
-    draw.text((66, 32), "OK yes", font=font, fill=1)
-    draw.text((66, 44), drawable("✕ no", font), font=font, fill=1)
+    draw.text((66, 32), _t(language, "pattern_yes"), font=font, fill=1)
+    draw.text((66, 44), drawable(_t(language, "pattern_no"), font), font=font, fill=1)
     return image
 
 
 ROUNDS_TOGETHER = 25
 """Rounds of reading every reader's VersionReg in turn, with polls between, in step 2."""
 SPIDEV_PATTERN = re.compile(r"spidev(\d+)\.(\d+)$")
-PICTURE_FIX = (
-    'noise, or nothing at all: the other chip (chip = "ssd1306" for most 0.96" modules, "sh1106" for most 1.3" '
-    "ones); the picture two pixels off with a stripe of noise at one edge: page_address_offset = 0 (or 2); "
-    "upside down: rotate = 2; all in [hardware] display of the settings file, then run banker check again"
-)
 
 
 @dataclass
@@ -114,7 +123,12 @@ class Parts:
     speaker: Any = None
 
 
-def open_parts(config: TableConfig, results: list[Result]) -> Parts:
+def failed(part: str, error: HardwareError, language: str) -> Result:
+    """A FAIL line of a part that raised ``error``: what is wrong and the fix, in ``language``."""
+    return Result(part, False, hwtexts.problem(error, language), hwtexts.fix(error, language))
+
+
+def open_parts(config: TableConfig, results: list[Result], language: str = "en") -> Parts:
     """Open every part on its own; a failure becomes a FAIL line and ``None``."""
     from hardware.factory import open_controls, open_display, open_reader, open_speaker, open_table
 
@@ -127,7 +141,7 @@ def open_parts(config: TableConfig, results: list[Result]) -> Parts:
         try:
             reader = open_reader(config, index)
         except HardwareError as error:
-            results.append(Result(_reader_part(config, index), False, error.problem, error.fix))
+            results.append(failed(_reader_part(config, index, language), error, language))
             readers.append(None)
             continue
         stack.callback(reader.close)
@@ -137,20 +151,20 @@ def open_parts(config: TableConfig, results: list[Result]) -> Parts:
         display = open_display(config)
         stack.callback(display.close)
     except HardwareError as error:
-        results.append(Result("OLED display", False, error.problem, error.fix))
+        results.append(failed(_t(language, "part_display"), error, language))
     try:
         controls, factory = open_controls(config)
         if factory is not None:
             stack.callback(factory.close)
         stack.callback(controls.close)
     except HardwareError as error:
-        results.append(Result("buttons and buzzer", False, error.problem, error.fix))
+        results.append(failed(_t(language, "part_controls"), error, language))
     return Parts(readers, display, controls, stack.close, open_speaker(config))
 
 
-def _reader_part(config: TableConfig, index: int) -> str:
+def _reader_part(config: TableConfig, index: int, language: str = "en") -> str:
     reader = config.readers[index]
-    return f"reader {index} ({spi_name(reader.bus, reader.device).split(' (')[0]})"
+    return _t(language, "part_reader", number=index, bus=spi_name(reader.bus, reader.device).split(" (")[0])
 
 
 class Check:
@@ -166,7 +180,14 @@ class Check:
         tap_timeout_s: float = TAP_TIMEOUT_S,
         press_timeout_s: float = PRESS_TIMEOUT_S,
         clock: Callable[[], float] = time.monotonic,
+        language: str = "en",
+        asound_cards: str = ASOUND_CARDS,
+        throttled: str = THROTTLED,
     ) -> None:
+        self.language = language
+        """The language of the prompts and of every line (``[table] language``, or ``--lang``)."""
+        self.asound_cards = asound_cards
+        self.throttled = throttled
         self.config = config
         self.parts = parts
         self.say = say
@@ -174,6 +195,12 @@ class Check:
         self.tap_timeout_s = tap_timeout_s
         self.press_timeout_s = press_timeout_s
         self.clock = clock
+
+    def t(self, key: str, **values: Any) -> str:
+        return _t(self.language, key, **values)
+
+    def part(self, index: int) -> str:
+        return _reader_part(self.config, index, self.language)
 
     def prompt(self, text: str) -> None:
         self.say(text)
@@ -183,6 +210,7 @@ class Check:
                 display.show(ScreenView(title="banker check", lines=(text,)))
 
     def run(self) -> Iterator[Result]:
+        yield from self.power()
         yield from self.versions()
         yield from self.together()
         yield from self.unused_spi1()
@@ -204,18 +232,14 @@ class Check:
                 continue
             version = getattr(reader, "version", None)
             if version is None:
-                yield Result(_reader_part(self.config, index), True, "simulated reader")
+                yield Result(self.part(index), True, self.t("simulated_reader"))
                 continue
             kind = KNOWN_VERSIONS.get(version)
             if kind is None:
-                yield Result(
-                    _reader_part(self.config, index), False,
-                    f"VersionReg reads 0x{version:02X}, which no MFRC522 or clone has",
-                    "two readers driving MISO at once read mixed bits: wire this reader alone and run banker check "
-                    "again; if it passes alone, see 'Two readers on one SPI bus' in hardware/README.md",
-                )
+                yield Result(self.part(index), False, self.t("version_unknown", version=f"0x{version:02X}"),
+                             self.t("version_unknown_fix"))
                 continue
-            yield Result(_reader_part(self.config, index), True, f"VersionReg 0x{version:02X} ({kind})")
+            yield Result(self.part(index), True, self.t("version", version=f"0x{version:02X}", kind=kind))
 
     def together(self) -> Iterator[Result]:
         """Every reader's VersionReg again and again, in turn, with a poll of each between: one that
@@ -237,20 +261,15 @@ class Check:
                     value = 0x00
                 if value != reader.version:
                     wrong.setdefault(index, value)
-        names = ", ".join(_reader_part(self.config, index) for index, _ in readers)
+        names = ", ".join(self.part(index) for index, _ in readers)
         if not wrong:
-            yield Result("readers together", True, f"{names}: every VersionReg read right "
-                                                   f"{ROUNDS_TOGETHER} times in turn")
+            yield Result(self.t("part_together"), True, self.t("together", names=names, rounds=ROUNDS_TOGETHER))
             return
         for index, value in sorted(wrong.items()):
             reader = self.parts.readers[index]
-            yield Result(
-                f"{_reader_part(self.config, index)} beside the others", False,
-                f"VersionReg read 0x{reader.version:02X} when it was opened, 0x{value:02X} while the other readers "
-                "were in use: a reader on its bus does not let go of MISO",
-                "a 74HC125 buffer in each reader's MISO line, or one reader per SPI bus; see 'Two readers on one "
-                "SPI bus' in hardware/README.md",
-            )
+            yield Result(self.t("part_beside", part=self.part(index)), False,
+                         self.t("beside", opened=f"0x{reader.version:02X}", value=f"0x{value:02X}"),
+                         self.t("beside_fix"))
 
     def unused_spi1(self, dev: str = "/dev") -> Iterator[Result]:
         """A warning for each ``/dev/spidev1.N`` with no reader configured on it: the overlay is on, so
@@ -263,11 +282,8 @@ class Check:
             bus, device = int(found.group(1)), int(found.group(2))
             if (bus, device) in configured:
                 continue
-            yield Result(
-                f"SPI1 CE{device} ({path})", True, "the device exists but no reader is configured on it: a reader "
-                "wired there is never polled", f"add {{bus = 1, device = {device}, rst_pin = 25}} to readers in "
-                "[hardware] of the settings file (install.sh --spi1 2cs writes all four for a new one)", warning=True,
-            )
+            yield Result(f"SPI1 CE{device} ({path})", True, self.t("spi1_unused"),
+                         self.t("spi1_unused_fix", device=device), warning=True)
 
     def display(self) -> Iterator[Result]:
         display = self.parts.display
@@ -275,17 +291,12 @@ class Check:
             return
         settings = self.config.display
         try:
-            display.show_image(test_pattern())
+            display.show_image(test_pattern(self.language))
         except HardwareError as error:
-            yield Result("OLED display", False, error.problem, error.fix)
+            yield failed(self.t("part_display"), error, self.language)
             return
-        yield Result(
-            "OLED display",
-            True,
-            f"{settings.chip.upper()} at 0x{settings.address:02X} took the test pattern: a frame round the edge, "
-            "a checkerboard on the left, 'banker check' on the right (a shifted picture with a noisy edge: "
-            "page_address_offset = 0; upside down: rotate = 2)",
-        )
+        yield Result(self.t("part_display"), True,
+                     self.t("pattern_taken", chip=settings.chip.upper(), address=f"0x{settings.address:02X}"))
 
     def picture_seen(self) -> Iterator[Result]:
         """Ask whoever looks at the panel: the bus acknowledging is not the picture being right (the
@@ -295,16 +306,15 @@ class Check:
             return
         while controls.get_event(timeout=0) is not None:
             pass
-        self.say("Frame and checkerboard visible? OK yes, ✕ no")
+        self.say(self.t("ask_picture"))
         answer = self._answer()
+        part = self.t("part_picture")
         if answer == "ok":
-            yield Result("OLED picture", True, "the frame and the checkerboard were seen")
+            yield Result(part, True, self.t("picture_seen"))
         elif answer == "cancel":
-            yield Result("OLED picture", False, "the frame and the checkerboard were not seen as drawn", PICTURE_FIX)
+            yield Result(part, False, self.t("picture_not_seen"), self.t("picture_fix"))
         else:
-            yield Result("OLED picture", False, "no answer (OK or ✕) to 'Frame and checkerboard visible?'",
-                         f"look at the display and press OK or ✕; if the buttons fail below, fix them first. "
-                         f"{PICTURE_FIX[0].upper()}{PICTURE_FIX[1:]}")
+            yield Result(part, False, self.t("picture_no_answer"), self.t("picture_no_answer_fix"))
 
     def _answer(self) -> str | None:
         controls = self.parts.controls
@@ -324,14 +334,14 @@ class Check:
         try:
             controls.beep("attention")
         except HardwareError as error:
-            yield Result("buzzer", False, error.problem, error.fix)
+            yield failed(self.t("part_buzzer"), error, self.language)
 
     def taps(self) -> Iterator[Result]:
         for index, reader in enumerate(self.parts.readers):
             if reader is None:
                 continue
-            part = _reader_part(self.config, index)
-            self.prompt(f"Tap any card on reader {index}")
+            part = self.part(index)
+            self.prompt(self.t("ask_tap", number=index))
             deadline = self.clock() + self.tap_timeout_s
             uid: bytes | None = None
             error: HardwareError | None = None
@@ -344,18 +354,11 @@ class Check:
                 if uid is None:
                     time.sleep(0.02)
             if error is not None:
-                yield Result(part, False, error.problem, error.fix)
+                yield failed(part, error, self.language)
             elif uid is None:
-                yield Result(
-                    part,
-                    False,
-                    f"no card read in {self.tap_timeout_s:g} s",
-                    "hold a 13.56 MHz card (MIFARE Classic or NTAG) flat on the reader's antenna; if the "
-                    "version passed but no card ever reads, check 3.3 V and GND, and that the antennas are "
-                    "10 cm apart; a 125 kHz card never reads",
-                )
+                yield Result(part, False, self.t("no_card", seconds=f"{self.tap_timeout_s:g}"), self.t("no_card_fix"))
             else:
-                yield Result(part, True, f"read card {uid.hex(':').upper()}")
+                yield Result(part, True, self.t("card_read", uid=uid.hex(":").upper()))
 
     def _wait_for(self, button: ButtonName) -> ControlEvent | None:
         controls = self.parts.controls
@@ -371,159 +374,177 @@ class Check:
         if controls is None:
             return
         pins = self.config.controls
-        wired: list[tuple[ButtonName, str, int | None]] = [("ok", "OK", pins.ok), ("cancel", "Cancel", pins.cancel)]
+        wired: list[tuple[ButtonName, str, int | None]] = [("ok", "ask_press_ok", pins.ok),
+                                                            ("cancel", "ask_press_cancel", pins.cancel)]
         if pins.encoder_a is not None:
-            wired += [("up", "the encoder clockwise", pins.encoder_a), ("down", "the encoder back", pins.encoder_b)]
+            wired += [("up", "ask_turn_clockwise", pins.encoder_a), ("down", "ask_turn_back", pins.encoder_b)]
         else:
-            wired += [("up", "Up", pins.up), ("down", "Down", pins.down)]
+            wired += [("up", "ask_press_up", pins.up), ("down", "ask_press_down", pins.down)]
         while controls.get_event(timeout=0) is not None:
             pass
-        for button, label, pin in wired:
+        for button, ask, pin in wired:
             if pin is None:
                 continue
-            verb = "Turn" if label.startswith("the encoder") else "Press"
-            self.prompt(f"{verb} {label} once")
-            where = f"GPIO{pin}, pin {header_pin(pin)}"
+            self.prompt(self.t(ask))
+            where = self.t("where", pin=pin, header=header_pin(pin))
+            part = self.t(f"part_button_{button}", where=where)
             if self._wait_for(button) is not None:
-                yield Result(f"{button} button ({where})", True, "pressed")
+                yield Result(part, True, self.t("pressed"))
             else:
-                yield Result(
-                    f"{button} button ({where})",
-                    False,
-                    f"no press in {self.press_timeout_s:g} s",
-                    f"one leg of the button to {where}, the other to GND (pin 39); no resistor is needed",
-                )
+                yield Result(part, False, self.t("no_press", seconds=f"{self.press_timeout_s:g}"),
+                             self.t("no_press_fix", where=where))
 
     def buzzer_heard(self) -> Iterator[Result]:
         controls = self.parts.controls
         pin = self.config.controls.buzzer
         if controls is None or pin is None:
             return
-        where = f"GPIO{pin}, pin {header_pin(pin)}"
-        fix = (
-            f"signal to {where}, VCC to 5 V (pin 2), GND to pin 14; it must be a high-level-trigger module "
-            "(a low-level one sounds all the time or never); a passive buzzer needs buzzer_kind = \"passive\""
-        )
+        where = self.t("where", pin=pin, header=header_pin(pin))
+        fix = self.t("buzzer_fix", where=where)
+        part = self.t("part_buzzer_at", where=where)
         controls.beep("attention")
-        self.prompt("Heard two beeps? OK yes, Cancel no")
+        self.prompt(self.t("ask_beeps"))
         deadline = self.clock() + self.press_timeout_s
         while self.clock() < deadline:
             event = controls.get_event(timeout=0.1)
             if event is not None and event.button in ("ok", "cancel"):
                 if event.button == "ok":
-                    yield Result(f"buzzer ({where})", True, "heard")
+                    yield Result(part, True, self.t("heard"))
                 else:
-                    yield Result(f"buzzer ({where})", False, "not heard", fix)
+                    yield Result(part, False, self.t("not_heard"), fix)
                 return
-        yield Result(f"buzzer ({where})", False, "no answer (OK or Cancel)", fix)
+        yield Result(part, False, self.t("no_answer"), fix)
 
 
     def speaker(self) -> Iterator[Result]:
-        """Say a sentence; with hands at the table, ask whether it was heard."""
-        from banker.messages import render
-        from hardware.speaker import SpeakerError, Utterance
+        """Say a sentence; with hands at the table, ask whether it was heard. First, that the sound card the
+        settings name is there (an I²S amplifier is its card, never ALSA's default)."""
+        from hardware.speaker import SpeakerError, Utterance, alsa_cards, card_of
 
         settings = self.config.speaker
         speaker = self.parts.speaker
         if settings is None or speaker is None:
             return
-        part = f"speaker ({settings.output}, ALSA device {settings.device})"
+        part = self.t("part_speaker", output=settings.output, device=settings.device)
         missing = speaker.missing() if hasattr(speaker, "missing") else []
         if missing:
-            yield Result(part, False, f"{' and '.join(missing)} not installed",
-                         "sudo apt install espeak-ng alsa-utils (or firmware/install.sh --speaker "
-                         f"{settings.output})")
+            yield Result(part, False, self.t("speaker_missing", programs=f" {self.t('and')} ".join(missing)),
+                         self.t("speaker_missing_fix", output=settings.output))
             return
-        sentence = render("say_check_sentence", {}, "en")
+        wanted = card_of(settings.device) if self.config.mode == "pi" else None
+        cards = alsa_cards(self.asound_cards) if wanted is not None else {}
+        if wanted is not None and wanted not in (*cards, *cards.values()):
+            listed = ", ".join(f"{number} {name}" for number, name in sorted(cards.items()))
+            detail = self.t("speaker_no_card", card=wanted, cards=listed) if cards else self.t("speaker_no_cards")
+            yield Result(part, False, detail, self.t(SPEAKER_FIX_KEYS[settings.output]))
+            return
+        sentence = render("say_check_sentence", {}, self.language)
         try:
-            speaker.speak(Utterance(sentence, "en", max(settings.volume, 60), settings.voice))
+            speaker.speak(Utterance(sentence, self.language, max(settings.volume, 60), settings.voice))
         except SpeakerError as error:
-            yield Result(part, False, error.problem, error.fix)
+            yield failed(part, error, self.language)
             return
         if not self.wait:
-            yield Result(part, True, "the sound device took the sentence (not listened for: --no-wait)")
+            yield Result(part, True, self.t("speaker_took"))
             return
         controls = self.parts.controls
-        fix = SPEAKER_FIX[settings.output]
-        self.prompt("Heard the table speak? OK yes, Cancel no")
+        fix = self.t(SPEAKER_FIX_KEYS[settings.output])
+        self.prompt(self.t("ask_speaker"))
         answer = self._answer() if controls is not None else None
         if answer == "ok":
-            yield Result(part, True, f"heard: {sentence!r}")
+            yield Result(part, True, self.t("speaker_heard", sentence=sentence))
         elif answer == "cancel":
-            yield Result(part, False, "not heard", fix)
+            yield Result(part, False, self.t("not_heard"), fix)
         else:
-            yield Result(part, False, "no answer (OK or Cancel)", fix)
+            yield Result(part, False, self.t("no_answer"), fix)
+
+    def power(self) -> Iterator[Result]:
+        """The Pi's own record of its supply (the firmware's throttled flags): four readers on 3.3 V are the
+        first suspects when readers reset, and an under-voltage says so. Nothing off a Pi."""
+        from hardware.power import read_throttled
+
+        flags = read_throttled(self.throttled)
+        if flags is None:
+            return
+        part = self.t("part_power")
+        code = f"0x{flags:X}"
+        if flags & UNDER_VOLTAGE_NOW:
+            yield Result(part, False, self.t("power_low_now", flags=code), self.t("power_fix"))
+        elif flags & UNDER_VOLTAGE_SINCE_BOOT:
+            yield Result(part, True, self.t("power_low_before", flags=code), self.t("power_fix"), warning=True)
+        elif flags & THROTTLED_ANY:
+            yield Result(part, True, self.t("power_throttled", flags=code), self.t("power_hot_fix"), warning=True)
+        else:
+            yield Result(part, True, self.t("power_ok"))
 
 
-SPEAKER_FIX = {
-    "jack": "a powered speaker in the 3.5 mm jack; dtparam=audio=on in /boot/firmware/config.txt; "
-            "the volume: alsamixer (F6: the Headphones card); test with speaker-test -c 2 -t wav",
-    "usb": "aplay -l lists the cards: set [hardware] speaker device = \"plughw:N,0\" with the USB card's "
-           "number; the volume: alsamixer -c N",
-    "i2s": "MAX98357A: BCLK to GPIO18 (pin 12), LRC to GPIO19 (pin 35), DIN to GPIO21 (pin 40), Vin to 5 V "
-           "(pin 2), GND to pin 6; dtparam=i2s=on and dtoverlay=max98357a,no-sdmode in "
-           "/boot/firmware/config.txt, then reboot; aplay -l lists the MAX98357A card",
-}
+SPEAKER_FIX_KEYS = {"jack": "speaker_jack_fix", "usb": "speaker_usb_fix", "i2s": "speaker_i2s_fix"}
 
-
-def card_space(data_dir: Path) -> Result:
+def card_space(data_dir: Path, language: str = "en") -> Result:
     """The free space on the card of the data directory (the journal's), against the journal's reserve."""
     from banker.journal import default_reserve
 
     where = data_dir
     while not where.exists() and where != where.parent:
         where = where.parent
+    part = _t(language, "part_card")
     try:
         found = os.statvfs(where)
     except OSError as error:
-        return Result("card", False, f"cannot read the free space of {where} ({error.strerror or error})",
-                      "check that the data directory is on a mounted card")
+        return Result(part, False, _t(language, "card_unreadable", where=where, error=error.strerror or error),
+                      _t(language, "card_unreadable_fix"))
     free = found.f_bavail * found.f_frsize
     reserve = default_reserve(str(data_dir / "journal"))
     journal = sum(f.stat().st_size for f in data_dir.glob("*.sqlite3*")) if data_dir.is_dir() else 0
-    detail = (f"{megabytes(free)} free of {megabytes(found.f_blocks * found.f_frsize)} on {where} "
-              f"(the journal: {megabytes(journal)}; new actions are refused below {megabytes(reserve)})")
+    detail = _t(language, "card_space", free=megabytes(free, language),
+                size=megabytes(found.f_blocks * found.f_frsize, language), where=where,
+                journal=megabytes(journal, language), reserve=megabytes(reserve, language))
     if free < reserve:
-        return Result("card", False, detail, "free some space on the card (or move the data directory to a bigger "
-                                             "card): the table saves again by itself once there is room")
-    return Result("card", True, detail)
+        return Result(part, False, detail, _t(language, "card_full_fix"))
+    return Result(part, True, detail)
 
 
-def megabytes(count: int) -> str:
-    return f"{count / 1024 / 1024:.1f} MB"
+def megabytes(count: int, language: str = "en") -> str:
+    size = f"{count / 1024 / 1024:.1f}"
+    return _t(language, "megabytes", size=size if language == "en" else size.replace(".", ","))
 
 
 def run_check(config: TableConfig, *, out: Callable[[str], None] = print, data_dir: Path | None = None,
-              **options: Any) -> list[Result]:
+              language: str = "en", **options: Any) -> list[Result]:
     """Open the parts, run every step, print each result; the results. ``data_dir``: also the free space of
-    the journal's card, first."""
-    results: list[Result] = [card_space(data_dir)] if data_dir is not None else []
-    parts = open_parts(config, results)
+    the journal's card, first. Every prompt and line is in ``language``."""
+    results: list[Result] = [card_space(data_dir, language)] if data_dir is not None else []
+    parts = open_parts(config, results, language)
     for result in results:
-        for line in result.lines():
+        for line in result.lines(language):
             out(line)
     try:
-        check = Check(config, parts, say=lambda text: out(f"... {text}"), **options)
+        check = Check(config, parts, say=lambda text: out(f"... {text}"), language=language, **options)
         for result in check.run():
             results.append(result)
-            for line in result.lines():
+            for line in result.lines(language):
                 out(line)
         if parts.display is not None:
-            failed = [result.part for result in results if not result.ok]
+            failures = [result.part for result in results if not result.ok]
             with contextlib.suppress(HardwareError):
                 parts.display.show(
                     ScreenView(
                         title="banker check",
-                        lines=(f"{len(failed)} failed: {', '.join(failed)}",) if failed else ("all parts pass",),
-                        inverted=bool(failed),
+                        lines=(_t(language, "screen_failed", count=len(failures), parts=", ".join(failures)),)
+                        if failures else (_t(language, "screen_passed"),),
+                        inverted=bool(failures),
                     )
                 )
     finally:
         parts.close()
     passed = sum(result.ok for result in results)
     warned = sum(result.warning for result in results)
-    out(f"{passed} of {len(results)} checks passed" + (f" ({warned} with a warning)" if warned else "")
-        + ("" if passed == len(results) else "; see the fixes above"))
+    summary = _t(language, "summary", passed=passed, count=len(results))
+    if warned:
+        summary += " " + _t(language, "summary_warned", warned=warned)
+    if passed != len(results):
+        summary += _t(language, "summary_failed")
+    out(summary)
     return results
 
 
@@ -540,6 +561,7 @@ def register(sub: Any) -> None:
                                       "config's)")
     p.add_argument("--no-wait", action="store_true", help="only what needs no hands: versions, test pattern, a beep")
     p.add_argument("--timeout", type=float, default=TAP_TIMEOUT_S, help="seconds to wait for each tap and press")
+    p.add_argument("--lang", choices=LANGUAGES, help="the language of the prompts and lines (default: the table's)")
     p.set_defaults(func=cmd_check)
 
 
@@ -559,5 +581,6 @@ def cmd_check(args: argparse.Namespace) -> int:
         wait=not args.no_wait,
         tap_timeout_s=args.timeout,
         press_timeout_s=args.timeout,
+        language=args.lang or settings.language,
     )
     return 0 if all(result.ok for result in results) else 1

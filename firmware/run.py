@@ -26,6 +26,7 @@ from typing import IO, Any
 from banker.journal import Journal, JournalError
 from banker.messages import LANGUAGES, render
 from banker.session import Session
+from firmware import hwtexts
 from firmware.config import Config, ConfigError, load_config
 from firmware.loop import TableLoop
 from firmware.texts import PREFIX
@@ -282,7 +283,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 def boot_fault_view(problem: HardwareError | str, language: str) -> ScreenView:
     """The screen left on the glass while the table cannot start: the problem in one line (the part and
     what is wrong), and where the fix is told."""
-    text = problem if isinstance(problem, str) else f"{problem.device}: {problem.problem}"
+    text = problem if isinstance(problem, str) else hwtexts.headline(problem, language)
     return ScreenView(title=render(PREFIX + "title_cannot_start", {}, language), lines=(text,),
                       footer=render(PREFIX + "boot_fault_footer", {}, language), inverted=True)
 

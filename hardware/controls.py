@@ -160,7 +160,8 @@ def make_pin_factory(name: str | None) -> Any:
             f"its library is not installed ({error})",
             "sudo apt install python3-lgpio, in a venv made with --system-site-packages so that it sees it "
             "(sudo ./firmware/install.sh does both); off a Pi, use the simulated table",
-            lasting=True,
+            lasting=True, key="factory_missing", fix_key="factory_missing_fix", values={"error": str(error)},
+            part="controls",
         ) from error
     except Exception as error:  # lgpio.error, RuntimeError: the GPIO chip cannot be opened
         if ".lgd-nfy" in str(error):
@@ -173,7 +174,8 @@ def make_pin_factory(name: str | None) -> Any:
                 "run the table from a directory its user may write to: WorkingDirectory= in the systemd unit "
                 "(firmware/table-banker.service uses its StateDirectory), or set LG_WD to such a directory; "
                 "this is not a gpio group problem",
-            lasting=True,
+                lasting=True, key="lgpio_pipe_in", fix_key="lgpio_pipe_unit_fix",
+                values={"directory": os.getcwd(), "error": str(error)}, part="controls",
             ) from error
         raise ControlsError(
             f"{name} pin factory",
@@ -181,7 +183,7 @@ def make_pin_factory(name: str | None) -> Any:
             f"cannot open the GPIO chip ({error})",
             "run on a Raspberry Pi as a user in the gpio group (sudo usermod -aG gpio $USER), "
             "or use the simulated table elsewhere",
-            lasting=True,
+            lasting=True, key="gpio_chip", fix_key="gpio_chip_fix", values={"error": str(error)}, part="controls",
         ) from error
     raise ValueError(f"pin factory is one of 'lgpio', 'rpigpio', 'mock' or None, not {name!r}")
 
@@ -287,15 +289,19 @@ class GpioControls:
         except GPIOZeroError as error:
             kind = type(error).__name__
             if kind == "GPIOPinInUse":
+                fix_key = "pin_twice_fix"
                 fix = f"GPIO{pin} is claimed twice: check the pin plan, and that no other program uses it"
             elif kind in ("BadPinFactory", "PinFactoryFallback"):
-                fix = (
+                fix_key, fix = "factory_fix", (
                     "install the lgpio pin factory (sudo apt install python3-lgpio) and set "
                     "GPIOZERO_PIN_FACTORY=lgpio; on a laptop use the simulated table"
                 )
             else:
+                fix_key = "pin_exists_fix"
                 fix = f"check that GPIO{pin} exists on this board and the user is in the gpio group"
-            raise ControlsError(role, f"GPIO{pin}", f"gpiozero: {kind}: {error}", fix) from error
+            raise ControlsError(role, f"GPIO{pin}", f"gpiozero: {kind}: {error}", fix, key="gpiozero",
+                                fix_key=fix_key, values={"kind": kind, "error": str(error), "pin": pin},
+                                part="controls") from error
         except Exception as error:  # lgpio.error: 'GPIO busy' when another process holds the line
             if "busy" not in str(error).lower():
                 raise
@@ -305,6 +311,7 @@ class GpioControls:
                 f"the pin is busy ({error})",
                 "another program holds it: stop the table first (sudo systemctl stop table-banker), then run this "
                 "again",
+                key="pin_busy", fix_key="pin_held_fix", values={"error": str(error), "pin": pin}, part="controls",
             ) from error
         self._devices.append(device)
         return device

@@ -6,6 +6,22 @@ it is standing next to a Raspberry Pi with a screwdriver, not a debugger.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Phrase:
+    """A piece of a hardware error's text that is a text of its own: the catalogue's ``table_hw_`` + key,
+    filled in with ``values``; :attr:`english` is how it reads in English (hardware/ knows no catalogue)."""
+
+    key: str
+    english: str
+    values: dict[str, Any] = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        return self.english
+
 
 class HardwareError(RuntimeError):
     """A device of the table could not be opened or stopped answering.
@@ -13,7 +29,20 @@ class HardwareError(RuntimeError):
     The message reads ``"<device> on <bus>: <problem>. Fix: <fix>"``.
     """
 
-    def __init__(self, device: str, bus: str, problem: str, fix: str, *, lasting: bool = False) -> None:
+    def __init__(self, device: str, bus: str, problem: str, fix: str, *, lasting: bool = False, key: str = "",
+                 fix_key: str = "", values: dict[str, Any] | None = None, part: str = "", number: int = 0) -> None:
+        self.key = key
+        """The catalogue's key of ``problem`` (``table_hw_`` + key), for people who read another language;
+        empty when the problem has none (it is shown in English)."""
+        self.fix_key = fix_key
+        """The catalogue's key of ``fix`` (``table_hw_`` + fix_key)."""
+        self.values = dict(values or {})
+        """What fills both texts in; a value that is a :class:`Phrase` is a text of its own, translated too."""
+        self.part = part
+        """What failed, as the catalogue names it (``table_hw_part_`` + part): ``reader``, ``display``,
+        ``controls``, ``speaker``; empty: the ``device`` text as it is."""
+        self.number = number
+        """The reader's number (from 0) for a ``reader``."""
         self.device = device
         """What failed, e.g. ``"NFC reader 0 (MFRC522)"``."""
         self.bus = bus

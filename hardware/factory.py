@@ -515,6 +515,7 @@ def open_reader(config: TableConfig, index: int) -> Mfrc522Reader:
         rx_gain_db=reader_config.rx_gain_db,
         speed_hz=reader_config.spi_hz,
         name=f"NFC reader {index} (MFRC522)",
+        number=index,
     )
 
 

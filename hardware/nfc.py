@@ -47,7 +47,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from hardware import iso14443
-from hardware.errors import NfcReaderError
+from hardware.errors import NfcReaderError, Phrase
 
 log = logging.getLogger(__name__)
 
@@ -134,6 +134,7 @@ and each pulse resets them all (hardware/README.md, wiring)."""
 RETRY_FAULTY_S = 2.0
 """A faulty reader is tried again this often; in between its polls fail at once, so the other
 readers are not slowed down."""
+NO_INTERRUPT = Phrase("no_irq", "the chip raised no interrupt at all")
 WARN_EVERY_S = 10.0
 """A reader's "re-initialising it" warning is logged at most this often (with the count since)."""
 CARD_ANSWER_MARGIN_S = 0.00005
@@ -424,36 +425,31 @@ def spi_name(bus: int, device: int) -> str:
     return f"SPI{bus} CE{device} (/dev/spidev{bus}.{device})"
 
 
-def _spi_enable_fix(bus: int, device: int) -> str:
+def _spi_enable_fix(bus: int, device: int) -> Phrase:
     if bus == 0 and device <= 1:
-        return (
-            "enable SPI: sudo raspi-config nonint do_spi 0 (or dtparam=spi=on in /boot/firmware/config.txt), "
-            "then reboot and check that ls /dev/spidev* lists it"
-        )
+        return Phrase("spi_enable", "enable SPI: sudo raspi-config nonint do_spi 0 (or dtparam=spi=on in "
+                      "/boot/firmware/config.txt), then reboot and check that ls /dev/spidev* lists it")
     if bus == 0:
-        return "SPI0 has only CE0 and CE1; put further readers on SPI1 (dtoverlay=spi1-2cs) instead"
+        return Phrase("spi0_two", "SPI0 has only CE0 and CE1; put further readers on SPI1 (dtoverlay=spi1-2cs) instead")
     if device >= 2:
-        return (
-            f"CE{device} needs the three-chip-select overlay: dtoverlay=spi{bus}-3cs in /boot/firmware/config.txt "
-            "(CE0 GPIO18, CE1 GPIO17, CE2 GPIO16), then reboot"
-        )
-    return (
-        f"enable SPI{bus} with an overlay in /boot/firmware/config.txt: dtoverlay=spi{bus}-2cs "
-        "(CE0 GPIO18, CE1 GPIO17; spi1-3cs adds CE2 GPIO16), then reboot"
-    )
+        return Phrase("spi_3cs", f"CE{device} needs the three-chip-select overlay: dtoverlay=spi{bus}-3cs in "
+                      "/boot/firmware/config.txt (CE0 GPIO18, CE1 GPIO17, CE2 GPIO16), then reboot",
+                      {"device": device, "bus": bus})
+    return Phrase("spi_overlay",
+                  f"enable SPI{bus} with an overlay in /boot/firmware/config.txt: dtoverlay=spi{bus}-2cs "
+                  "(CE0 GPIO18, CE1 GPIO17; spi1-3cs adds CE2 GPIO16), then reboot", {"bus": bus})
 
 
-def _wiring_hint(bus: int, device: int) -> str:
+def _wiring_hint(bus: int, device: int) -> Phrase:
     sclk, mosi, miso = (11, 10, 9) if bus == 0 else (21, 20, 19)
     chip_select = {(0, 0): 8, (0, 1): 7, (1, 0): 18, (1, 1): 17, (1, 2): 16}.get((bus, device))
     select = f"GPIO{chip_select}" if chip_select is not None else f"CE{device}"
-    return (
-        f"check the wiring: 3.3 V (not 5 V), GND, SCK to GPIO{sclk}, MOSI to GPIO{mosi}, MISO to GPIO{miso}, "
-        f"SDA/SS to {select}, RST to GPIO25 or 3.3 V"
-    )
+    return Phrase("reader_wiring", f"check the wiring: 3.3 V (not 5 V), GND, SCK to GPIO{sclk}, MOSI to GPIO{mosi}, "
+                  f"MISO to GPIO{miso}, SDA/SS to {select}, RST to GPIO25 or 3.3 V",
+                  {"sclk": sclk, "mosi": mosi, "miso": miso, "select": select})
 
 
-def import_mfrc522(device: str = "NFC reader", bus: str = "SPI") -> types.ModuleType:
+def import_mfrc522(device: str = "NFC reader", bus: str = "SPI", number: int = 0) -> types.ModuleType:
     """Import the ``mfrc522.MFRC522`` *module* (the package binds the class over its name).
 
     Raises:
@@ -464,15 +460,18 @@ def import_mfrc522(device: str = "NFC reader", bus: str = "SPI") -> types.Module
     except ModuleNotFoundError as error:
         missing = error.name or "?"
         if missing.startswith("RPi"):
-            fix = (
+            fix_key, fix = "module_rpi_fix", (
                 "run sudo ./firmware/install.sh, or in the venv: pip install rpi-lgpio==0.6 (it provides RPi.GPIO "
                 "on every Raspberry Pi, the Pi 5 included), then pip install --no-deps mfrc522==0.0.7"
             )
         elif missing == "spidev":
+            fix_key = "module_spidev_fix"
             fix = "pip install spidev==3.8 (it builds with python3-dev and build-essential from apt)"
         else:
-            fix = "pip install --no-deps mfrc522==0.0.7 (after rpi-lgpio and spidev)"
-        raise NfcReaderError(device, bus, f"Python module {missing!r} is not installed", fix, lasting=True) from error
+            fix_key, fix = "module_mfrc522_fix", "pip install --no-deps mfrc522==0.0.7 (after rpi-lgpio and spidev)"
+        raise NfcReaderError(device, bus, f"Python module {missing!r} is not installed", fix, lasting=True,
+                             key="module_missing", fix_key=fix_key, values={"module": repr(missing)},
+                             part="reader", number=number) from error
     except OSError as error:
         if ".lgd-nfy" not in str(error):
             raise
@@ -483,7 +482,8 @@ def import_mfrc522(device: str = "NFC reader", bus: str = "SPI") -> types.Module
             f"lgpio cannot create its notification pipe in the current directory ({error})",
             "run the table from a directory its user may write to: WorkingDirectory= in the systemd unit, or "
             "set LG_WD to such a directory; this is not a gpio group problem",
-            lasting=True,
+            lasting=True, key="lgpio_pipe", fix_key="lgpio_pipe_fix", values={"error": str(error)}, part="reader",
+            number=number,
         ) from error
     except RuntimeError as error:
         # RPi.GPIO: "This module can only be run on a Raspberry Pi!"
@@ -493,7 +493,8 @@ def import_mfrc522(device: str = "NFC reader", bus: str = "SPI") -> types.Module
             f"RPi.GPIO refused to load ({error})",
             "run on a Raspberry Pi, or open the table in 'simulated' mode elsewhere; on a Raspberry Pi 5 "
             "replace RPi.GPIO with rpi-lgpio",
-            lasting=True,
+            lasting=True, key="rpi_gpio_refused", fix_key="rpi_gpio_refused_fix", values={"error": str(error)},
+            part="reader", number=number,
         ) from error
 
 
@@ -524,12 +525,15 @@ class Mfrc522Reader:
         timer_reload: int = TIMER_RELOAD,
         wait_step_s: float = _WAIT_STEP_S,
         rx_gain_db: int | None = None,
+        number: int = 0,
     ) -> None:
         if rx_gain_db is not None and rx_gain_db not in RX_GAINS:
             raise ValueError(f"rx_gain_db is one of {sorted(RX_GAINS)} (dB), not {rx_gain_db}")
         self.bus_name = spi_name(bus, device)
         self.name = name or "MFRC522 NFC reader"
-        module = import_mfrc522(self.name, self.bus_name)
+        self.number = number
+        """The reader's place in the table's list (from 0), for the texts that name it."""
+        module = import_mfrc522(self.name, self.bus_name, number)
         opened_here = spi is None
         if spi is None:
             spi = self._open_spi(module, bus, device, speed_hz)
@@ -579,7 +583,9 @@ class Mfrc522Reader:
             if opened_here:
                 spi.close()
             raise NfcReaderError(
-                self.name, self.bus_name, f"SPI transfer failed ({error})", _wiring_hint(bus, device)
+                self.name, self.bus_name, f"SPI transfer failed ({error})", str(_wiring_hint(bus, device)),
+                key="spi_failed", fix_key="wiring", values={"error": str(error), "wiring": _wiring_hint(bus, device)},
+                part="reader", number=self.number,
             ) from error
         except BaseException:
             if opened_here:
@@ -592,7 +598,10 @@ class Mfrc522Reader:
                 self.name,
                 self.bus_name,
                 f"no MFRC522 answers (VersionReg reads 0x{self.version:02X})",
-                _wiring_hint(bus, device),
+                str(_wiring_hint(bus, device)),
+                key="no_chip", fix_key="wiring", values={"version": f"0x{self.version:02X}",
+                                                           "wiring": _wiring_hint(bus, device)},
+                part="reader", number=self.number,
             )
         if self.version not in KNOWN_VERSIONS:
             log.warning("%s: unknown VersionReg value 0x%02X", self.name, self.version)
@@ -626,8 +635,10 @@ class Mfrc522Reader:
         try:
             spi.open(bus, device)
         except FileNotFoundError as error:
+            enable = _spi_enable_fix(bus, device)
             raise NfcReaderError(
-                self.name, self.bus_name, "the SPI device does not exist", _spi_enable_fix(bus, device), lasting=True
+                self.name, self.bus_name, "the SPI device does not exist", str(enable), lasting=True,
+                key="no_spi_device", fix_key="phrase", values={"phrase": enable}, part="reader", number=self.number,
             ) from error
         except PermissionError as error:
             raise NfcReaderError(
@@ -636,7 +647,7 @@ class Mfrc522Reader:
                 "permission denied",
                 "add the user to the spi and gpio groups (sudo usermod -aG spi,gpio $USER, then log in again; "
                 "in the systemd unit: SupplementaryGroups=gpio spi i2c, and no PrivateDevices=yes)",
-            lasting=True,
+                lasting=True, key="permission", fix_key="spi_permission_fix", part="reader", number=self.number,
             ) from error
         spi.max_speed_hz = speed_hz
         device_: SpiDevice = spi
@@ -653,6 +664,7 @@ class Mfrc522Reader:
                     self.bus_name,
                     "RPi.GPIO is already in BOARD numbering, but reset pins are BCM numbers",
                     "do not call GPIO.setmode(GPIO.BOARD) elsewhere; this program uses BCM numbers throughout",
+                    key="board_numbering", fix_key="board_numbering_fix", part="reader", number=self.number,
                 )
             gpio.setup(rst_pin, gpio.OUT)
             gpio.output(rst_pin, 1)
@@ -661,17 +673,21 @@ class Mfrc522Reader:
         except Exception as error:  # RuntimeError from RPi.GPIO, lgpio.error from rpi-lgpio
             text = str(error)
             if "busy" in text.lower():
-                fix = (
+                fix_key, fix = "pin_busy_fix", (
                     f"another program holds GPIO{rst_pin}: stop the table first (sudo systemctl stop table-banker), "
                     "then run this again"
                 )
             elif "peripheral base address" in text:
-                fix = "this is a Raspberry Pi 5: pip uninstall RPi.GPIO; pip install rpi-lgpio"
+                fix_key, fix = "pi5_fix", "this is a Raspberry Pi 5: pip uninstall RPi.GPIO; pip install rpi-lgpio"
             elif "/dev/mem" in text or "/dev/gpiomem" in text or "ermission" in text:
+                fix_key = "gpio_group_fix"
                 fix = "add the user to the gpio group (sudo usermod -aG gpio $USER, then log in again)"
             else:
+                fix_key = "reset_pin_fix"
                 fix = f"check that GPIO{rst_pin} is free, or tie RST to 3.3 V and pass rst_pin=None"
-            raise NfcReaderError(self.name, f"GPIO{rst_pin} (reset pin)", f"RPi.GPIO failed: {text}", fix) from error
+            raise NfcReaderError(self.name, f"GPIO{rst_pin} (reset pin)", f"RPi.GPIO failed: {text}", fix,
+                                 key="rpi_gpio_failed", fix_key=fix_key, values={"error": text, "pin": rst_pin},
+                                 part="reader", number=self.number) from error
 
     # Reading -----------------------------------------------------------------------------------
 
@@ -695,10 +711,11 @@ class Mfrc522Reader:
             NfcReaderError: the SPI transfer failed, or the reader is faulty.
         """
         if self.closed:
-            raise NfcReaderError(self.name, self.bus_name, "the reader is closed", "open a new reader")
+            raise NfcReaderError(self.name, self.bus_name, "the reader is closed", "open a new reader", key="closed",
+                                 fix_key="closed_fix", part="reader", number=self.number)
         if self.fault is not None and self._clock.monotonic() < self._retry_at:
             raise self.fault
-        problem: str | None
+        problem: Phrase | None
         try:
             if self._needs_init:
                 self._needs_init = False
@@ -709,7 +726,7 @@ class Mfrc522Reader:
             # Sent out and nothing came back: the FIFO is empty for the next poll (no flush needed).
             self._fifo_empty = status is not None and not status.answered and status.level == 0
             if status is None:
-                problem = "the chip raised no interrupt at all"
+                problem = NO_INTERRUPT
             elif status.answered:
                 self.field_busy = True
                 uid = self._read_uid() if status.complete(2) else None
@@ -730,6 +747,8 @@ class Mfrc522Reader:
                 self.bus_name,
                 f"SPI transfer failed ({error})",
                 "check the wiring and that SPI is still enabled",
+                key="spi_failed", fix_key="spi_still_fix", values={"error": str(error)}, part="reader",
+                number=self.number,
             ) from error
 
     def _message(self, data: list[int], *, framing: int, answer_bytes: int, read_bytes: int, health: bool,
@@ -779,22 +798,28 @@ class Mfrc522Reader:
             return None
         return status.data
 
-    def _problem(self, status: _Status) -> str | None:
+    def _problem(self, status: _Status) -> Phrase | None:
         """What is wrong with the chip, from the health registers of a look; ``None`` if nothing."""
         if status.version in (0x00, 0xFF):
-            return f"VersionReg reads 0x{status.version:02X} (MISO not connected or held, or no power)"
+            value = f"0x{status.version:02X}"
+            return Phrase("version_zero", f"VersionReg reads {value} (MISO not connected or held, or no power)",
+                          {"value": value})
         if status.version != self.version:
-            return f"VersionReg changed from 0x{self.version:02X} to 0x{status.version:02X}"
+            old, new = f"0x{self.version:02X}", f"0x{status.version:02X}"
+            return Phrase("version_changed", f"VersionReg changed from {old} to {new}", {"old": old, "new": new})
         if status.health is not None:
             tx_control, t_mode, t_reload, command = status.health
             if command & _POWER_DOWN:
-                return "the chip is powered down"
+                return Phrase("powered_down", "the chip is powered down")
             if tx_control & 0x03 != 0x03:
-                return "the antenna is off (the chip was reset: a brown-out, static or a loose wire)"
+                return Phrase("antenna_off",
+                              "the antenna is off (the chip was reset: a brown-out, static or a loose wire)")
             if t_mode != _T_MODE or t_reload != self._chip.timer_reload & 0xFF:
-                return f"the timer settings were lost (TModeReg 0x{t_mode:02X}; the chip was reset)"
+                value = f"0x{t_mode:02X}"
+                return Phrase("timer_lost", f"the timer settings were lost (TModeReg {value}; the chip was reset)",
+                              {"value": value})
         if not status.irq & 0x01:
-            return "the chip raised no interrupt at all"
+            return NO_INTERRUPT
         return None
 
     def version_now(self) -> int:
@@ -807,7 +832,7 @@ class Mfrc522Reader:
         value: int = self._spi.xfer2([((_VERSION_REG << 1) & 0x7E) | 0x80, 0])[1]
         return value
 
-    def health_problem(self) -> str | None:
+    def health_problem(self) -> Phrase | None:
         """What is wrong with the chip, from one chained read of its registers; ``None`` if nothing.
 
         Raises:
@@ -830,7 +855,7 @@ class Mfrc522Reader:
             self._pulses = 0
         self.last_good_poll = now
 
-    def _recover(self, problem: str) -> None:
+    def _recover(self, problem: Phrase) -> None:
         now = self._clock.monotonic()
         self._suppressed += 1
         if now >= self._warned_at + WARN_EVERY_S:
@@ -848,13 +873,17 @@ class Mfrc522Reader:
         if after is None and self.failures < FAILURES_TO_FAULT:
             return  # on probation: it counts as recovered once it stays healthy (see _healthy)
         if self.failures >= FAILURES_TO_FAULT:
-            reason = after or f"{problem} again after each re-initialisation"
+            reason = after or Phrase("again", f"{problem} again after each re-initialisation", {"problem": problem})
             self.fault = NfcReaderError(
                 self.name,
                 self.bus_name,
                 f"stopped answering: {reason}; {self.failures} re-initialisations did not last",
                 f"{self._wiring}; the table keeps working with the other readers, and this one is tried "
                 f"again every {RETRY_FAULTY_S:g} s",
+                key="stopped", fix_key="stopped_fix",
+                values={"reason": reason, "count": self.failures, "wiring": self._wiring,
+                        "seconds": f"{RETRY_FAULTY_S:g}"},
+                part="reader", number=self.number,
             )
             self._retry_at = self._clock.monotonic() + RETRY_FAULTY_S
             raise self.fault

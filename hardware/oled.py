@@ -215,7 +215,8 @@ def open_luma_device(
             f"the I²C bus does not exist ({error})",
             f"enable I²C: sudo raspi-config nonint do_i2c 0 (or dtparam=i2c_arm=on in /boot/firmware/config.txt), "
             f"reboot, and check that ls /dev/i2c-{port} lists it",
-            lasting=True,
+            lasting=True, key="no_i2c_bus", fix_key="i2c_enable", values={"error": str(error), "port": port},
+            part="display",
         ) from error
     except luma.core.error.DevicePermissionError as error:
         raise DisplayError(
@@ -224,7 +225,7 @@ def open_luma_device(
             "permission denied",
             "add the user to the i2c group (sudo usermod -aG i2c $USER, then log in again; "
             "in the systemd unit: SupplementaryGroups=gpio spi i2c)",
-            lasting=True,
+            lasting=True, key="permission", fix_key="i2c_permission_fix", part="display",
         ) from error
     try:
         # One NOP first (0xE3 on both controllers): a display that does not acknowledge it is not
@@ -243,6 +244,8 @@ def open_luma_device(
             f"no display answers ({error})",
             f"check the wiring (SDA to GPIO2 pin 3, SCL to GPIO3 pin 5, VCC to 3.3 V, GND) and run "
             f"i2cdetect -y {port}; if it shows 0x{other:02X}, set the display address to 0x{other:02X}",
+            key="no_display", fix_key="display_wiring", values={"error": str(error), "port": port,
+                                                                "other": f"0x{other:02X}"}, part="display",
         ) from error
 
 
@@ -327,7 +330,9 @@ class Oled:
             image = image.convert("1")
         with self._lock:
             if self.closed:
-                raise DisplayError(self.name, self.where, "the display is closed", "open a new one")
+                raise DisplayError(self.name, self.where, "the display is closed", "open a new one",
+                               key="display_closed",
+                                   fix_key="display_closed_fix", part="display")
             try:
                 due = self.refresh_s is not None and self._clock() - self._initialised_at >= self.refresh_s
                 again = (self._failed or due) and self._reinitialise()
@@ -338,7 +343,8 @@ class Oled:
                 self._ram = None  # what the panel holds now is not known
                 self._failed = self._reopen is not None
                 raise DisplayError(
-                    self.name, self.where, f"the display stopped answering ({error})", "check the I²C wiring and power"
+                    self.name, self.where, f"the display stopped answering ({error})", "check the I²C wiring and power",
+                    key="display_stopped", fix_key="display_stopped_fix", values={"error": str(error)}, part="display",
                 ) from error
             if self._failed:
                 log.warning("%s on %s answers again", self.name, self.where)

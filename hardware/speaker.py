@@ -45,6 +45,46 @@ I2S_PINS = {"I²S BCLK": 18, "I²S LRCLK": 19, "I²S DIN": 20, "I²S DOUT": 21}
 BCLK, LRCLK and DOUT; the overlay claims the whole group)."""
 
 
+I2S_CARD = "MAX98357A"
+"""The ALSA card ``dtoverlay=max98357a`` makes (``aplay -l``: ``card 1: MAX98357A [MAX98357A]``)."""
+I2S_DEVICE = f"plughw:CARD={I2S_CARD},DEV=0"
+"""The amplifier by its card's name: with ``dtparam=audio=on`` still in config.txt the headphone output is
+card 0 and ALSA's ``default``, and the amplifier would stay silent."""
+ASOUND_CARDS = "/proc/asound/cards"
+
+
+def alsa_cards(path: str = ASOUND_CARDS) -> dict[int, str]:
+    """The sound cards the kernel has, by number: their short names (``{0: "Headphones", 1: "MAX98357A"}``),
+    from ``/proc/asound/cards`` (lines `` 1 [MAX98357A      ]: RPi-simple - MAX98357A``); empty when there
+    is none or the file cannot be read."""
+    cards: dict[int, str] = {}
+    try:
+        with open(path, encoding="utf-8", errors="replace") as text:
+            for line in text:
+                head, _, _ = line.partition("]")
+                number, _, name = head.partition("[")
+                if number.strip().isdigit() and name:
+                    cards[int(number)] = name.strip()
+    except OSError:
+        return {}
+    return cards
+
+
+def card_of(device: str) -> str | int | None:
+    """The card an ALSA device names: ``plughw:CARD=MAX98357A,DEV=0`` → ``"MAX98357A"``, ``plughw:1,0`` →
+    ``1``, ``default`` (or anything else) → ``None``."""
+    _, _, rest = device.partition(":")
+    if not rest:
+        return None
+    for part in rest.split(","):
+        key, equals, value = part.partition("=")
+        if equals and key == "CARD":
+            return int(value) if value.isdigit() else value
+        if not equals:
+            return int(key) if key.isdigit() else key
+    return None
+
+
 class SpeakerError(HardwareError):
     """espeak-ng or aplay is missing, or the sound device does not take the sound."""
 
@@ -66,6 +106,10 @@ class SpeakerConfig:
     """Words per minute, 80-450."""
     enabled: bool = True
     """Whether the table speaks when it starts (setup and the banker's phone switch it)."""
+
+    def __post_init__(self) -> None:
+        if self.output == "i2s" and self.device == "default":
+            object.__setattr__(self, "device", I2S_DEVICE)  # the amplifier's card, never the headphones'
 
     def validate(self) -> None:
         """Raises:
@@ -143,8 +187,10 @@ class EspeakSpeaker:
         self.timeout_s = timeout_s
         self.bus = f"ALSA device {device}"
 
-    def _error(self, problem: str, fix: str, *, lasting: bool = False) -> SpeakerError:
-        return SpeakerError("speaker (espeak-ng)", self.bus, problem, fix, lasting=lasting)
+    def _error(self, problem: str, fix: str, *, lasting: bool = False, key: str = "", fix_key: str = "",
+               **values: Any) -> SpeakerError:
+        return SpeakerError("speaker (espeak-ng)", self.bus, problem, fix, lasting=lasting, key=key, fix_key=fix_key,
+                            values={"device": self.device, **values}, part="speaker")
 
     def missing(self) -> list[str]:
         """The programs that are not installed (empty when both are)."""
@@ -165,7 +211,8 @@ class EspeakSpeaker:
         except OSError as error:
             raise self._error(f"cannot start {self.espeak[0]} ({error.strerror or error})",
                               "sudo apt install espeak-ng (or firmware/install.sh --speaker jack)",
-                              lasting=True) from error
+                              lasting=True, key="cannot_start", fix_key="espeak_fix", program=self.espeak[0],
+                              error=str(error.strerror or error)) from error
         try:
             play = self._popen(play_argv, stdin=synth.stdout, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         except OSError as error:
@@ -173,7 +220,8 @@ class EspeakSpeaker:
             synth.wait()
             raise self._error(f"cannot start {self.aplay[0]} ({error.strerror or error})",
                               "sudo apt install alsa-utils (or firmware/install.sh --speaker jack)",
-                              lasting=True) from error
+                              lasting=True, key="cannot_start", fix_key="aplay_fix", program=self.aplay[0],
+                              error=str(error.strerror or error)) from error
         if synth.stdout is not None:
             synth.stdout.close()  # aplay holds the pipe now; espeak-ng sees it close if aplay stops
         try:
@@ -185,17 +233,22 @@ class EspeakSpeaker:
                 process.kill()
                 process.wait()
             raise self._error(f"saying one sentence took longer than {self.timeout_s:g} s",
-                              "check that aplay -D " + self.device + " plays (speaker-test -c 2 -t wav)") from error
+                              "check that aplay -D " + self.device + " plays (speaker-test -c 2 -t wav)",
+                              key="too_long", fix_key="too_long_fix", seconds=f"{self.timeout_s:g}") from error
         play_err = _read(play.stderr)
         synth_err = _read(synth.stderr)
         if play.returncode != 0:
-            raise self._error(f"aplay could not play ({play_err or 'status ' + str(play.returncode)})",
+            reason = play_err or "status " + str(play.returncode)
+            raise self._error(f"aplay could not play ({reason})",
                               "aplay -l lists the sound cards: set [hardware] speaker device, e.g. "
                               "device = \"plughw:1,0\" for a USB speaker, and for an I²S amplifier "
-                              "dtoverlay=max98357a in /boot/firmware/config.txt")
+                              "dtoverlay=max98357a in /boot/firmware/config.txt",
+                              key="aplay_failed", fix_key="aplay_failed_fix", error=reason)
         if synth.returncode != 0:
-            raise self._error(f"espeak-ng failed ({synth_err or 'status ' + str(synth.returncode)})",
-                              "espeak-ng --voices lists the installed voices: sudo apt install espeak-ng-data")
+            reason = synth_err or "status " + str(synth.returncode)
+            raise self._error(f"espeak-ng failed ({reason})",
+                              "espeak-ng --voices lists the installed voices: sudo apt install espeak-ng-data",
+                              key="espeak_failed", fix_key="espeak_failed_fix", error=reason)
 
     def close(self) -> None:
         return None

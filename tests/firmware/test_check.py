@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 
@@ -233,3 +234,76 @@ def test_a_speaker_without_its_programs_or_its_device_fails_with_the_fix(tmp_pat
         parts = Parts(list(table.readers), table.display, table.controls, lambda: None, silent)
         (result,) = Check(config, parts, say=lambda _: None, wait=False).speaker()
         assert not result.ok and "aplay could not play" in result.detail and "dtoverlay=max98357a" in result.fix
+
+
+CARDS = """ 0 [Headphones     ]: bcm2835_headpho - bcm2835 Headphones
+                      bcm2835 Headphones
+{more}"""
+
+
+@pytest.mark.parametrize("listed", [False, True])
+def test_an_i2s_speaker_is_looked_for_by_its_card_s_name(tmp_path: Path, listed: bool) -> None:
+    from hardware.speaker import I2S_DEVICE, SimulatedSpeaker, SpeakerConfig
+
+    cards = tmp_path / "cards"
+    cards.write_text(CARDS.format(more=" 1 [MAX98357A      ]: RPi-simple - MAX98357A\n" if listed else ""))
+    config = TableConfig(mode="pi", speaker=SpeakerConfig(output="i2s"))
+    assert config.speaker is not None and config.speaker.device == I2S_DEVICE == "plughw:CARD=MAX98357A,DEV=0"
+    speaker = SimulatedSpeaker()
+    parts = Parts([], None, None, lambda: None, speaker)
+    (result,) = Check(config, parts, say=lambda _: None, wait=False, asound_cards=str(cards)).speaker()
+    if listed:
+        assert result.ok and len(speaker.texts) == 1
+    else:
+        assert not result.ok and speaker.texts == []
+        assert result.detail == "ALSA has no card MAX98357A (its cards: 0 Headphones)"
+        assert "dtoverlay=max98357a,no-sdmode" in result.fix and "CARD=MAX98357A" in result.fix
+
+
+@pytest.mark.parametrize(("flags", "word", "seen"), [
+    ("0x0", "PASS", "no under-voltage"),
+    ("0x50000", "WARN", "under-voltage since boot, not now (throttled = 0x50000)"),
+    ("0x50005", "FAIL", "under-voltage now (throttled = 0x50005): readers and the card may reset"),
+    ("0x80008", "WARN", "too hot"),
+])
+def test_the_pi_s_supply_is_checked_first(tmp_path: Path, flags: str, word: str, seen: str) -> None:
+    throttled = tmp_path / "get_throttled"
+    throttled.write_text(flags + "\n")
+    check = Check(TableConfig(mode="pi"), Parts([], None, None, lambda: None), say=lambda _: None,
+                  throttled=str(throttled))
+    (result,) = check.power()
+    lines = result.lines()
+    assert lines[0].startswith(f"{word}  power: ") and seen in lines[0]
+    if word != "PASS":
+        assert lines[1].startswith("      fix: ")
+    if word == "FAIL" or "since boot" in seen:
+        assert "2.5 A micro-USB" in result.fix and "AMS1117-3.3" in result.fix
+    assert list(Check(TableConfig(mode="pi"), Parts([], None, None, lambda: None), say=lambda _: None,
+                      throttled=str(tmp_path / "none")).power()) == []
+
+
+@pytest.mark.parametrize("language", ["ru", "bg"])
+def test_the_check_speaks_the_table_s_language(tmp_path: Path, language: str,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    import re
+
+    config = tmp_path / "table.toml"
+    config.write_text(f'[table]\nlanguage = "{language}"\n')
+    main(["check", "--emulated", "--no-wait", "--config", str(config), "--data-dir", str(tmp_path)])
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) > 5
+    for line in lines:
+        words = re.sub(r"\([^)]*\)|«[^»]*»|„[^“]*“|'[^']*'|\S*[_/.=\d]\S*", "", line)
+        assert re.search("[а-яА-Я]", line), line
+        assert "table_check" not in line and "{" not in line, line
+        assert not re.search(r"\b(the|and|of|reader|display|fix)\b", words), line
+    assert re.match(r"(PASS|WARN|FAIL)  ", lines[0])
+
+    lines = []
+    prompts: list[str] = []
+    with open_table(TableConfig(mode="emulated")) as table:
+        parts = Parts(list(table.readers), table.display, table.controls, lambda: None)
+        results = list(Check(TableConfig(mode="emulated"), parts, say=prompts.append, wait=True, tap_timeout_s=0.2,
+                             press_timeout_s=0.2, language=language).run())
+    assert prompts and all(re.search("[а-яА-Я]", text) for text in prompts)
+    assert all(re.search("[а-яА-Я]", result.part + result.detail + result.fix) for result in results)
