@@ -24,6 +24,7 @@ from typing import Any
 from banker import balances
 from banker import offer as offering
 from banker.actions import (
+    MAX_TEXT,
     AcceptTrade,
     Action,
     AuctionClose,
@@ -93,12 +94,29 @@ DANGER = frozenset({"sell_all_buildings", "sell_down", "bankrupt"})
 NEEDS_TO_FIELD = {"payer": "player", "deed": "property"}
 """An offer's need, as the action's field it fills (the others are the field itself)."""
 FREE_TEXT = {"reason": 40}
-"""Fields a player writes freely (a payment's reason, a refusal's note), with their longest length."""
+"""Fields a player writes freely (a payment's reason), with their longest length; a receiver's words to the
+proposer of a trade may be as long as any text of an action (:data:`banker.actions.MAX_TEXT`)."""
 
 
 class NotOffered(IllegalAction):
     """An action from a player's phone that is not one of the offers the engine made to that player (a field
-    nobody offered, a value outside the offered range): refused by construction."""
+    nobody offered, a value outside the offered range): refused by construction. Its ``action`` parameter is
+    the action in words, written in the language the refusal is read in."""
+
+    def __init__(self, key: str, *, edition: Edition | None = None, action: Action | None = None,
+                 **params: Any) -> None:
+        super().__init__(key, **params)
+        self.edition = edition
+        self.action = action
+
+    def translated(self, language: str) -> str:
+        params = dict(self.params)
+        if self.edition is not None and self.action is not None:
+            params["action"] = describe_action(self.edition, self.action, language)
+        return render(self.key, params, language)
+
+    def __str__(self) -> str:
+        return self.translated("en")
 
 
 # --- the data ---------------------------------------------------------------------------------------------
@@ -927,7 +945,11 @@ def offered(state: GameState, player: str, action: Action, front: str = "phone")
         player's salary). The state is unchanged.
     """
     if player not in state.seats or state.players[state.seat(player)].bankrupt:
-        raise NotOffered("not_offered", player=player, action=describe_action(state.edition, action))
+        raise NotOffered("not_offered", player=player, edition=state.edition, action=action)
+    if action.actor is not None and action.actor != player:
+        # Another player's action is never offered to this one, and the rules' reason would be about that
+        # player (under hidden balances it would tell their cash).
+        raise NotOffered("not_offered", player=player, edition=state.edition, action=action)
     names = _field_names(action)
     for offer in offers_for(state, player, action, front):
         template_action = offer.action
@@ -943,10 +965,17 @@ def offered(state: GameState, player: str, action: Action, front: str = "phone")
             mine, theirs = getattr(action, name), getattr(template_action, name)
             key = name.rstrip("_")
             if key in FREE_TEXT:
-                if not isinstance(mine, str) or len(mine) > FREE_TEXT[key]:
+                longest = MAX_TEXT if isinstance(action, RefuseTrade) else FREE_TEXT[key]
+                if not isinstance(mine, str) or len(mine) > longest:
                     good = False
                     break
                 continue
+            if key == "terms" and isinstance(action, AcceptTrade):
+                # The terms the receiver was shown, or none: other terms are refused by the rules (they changed).
+                if mine == "" or mine == _terms_of(state, action.proposal):
+                    continue
+                good = False
+                break
             if key == "square" and "where" in open_fields and isinstance(template_action, DrawCard):
                 squares = [sq for sq in state.edition.squares if sq.kind == template_action.deck]
                 if mine is None or mine in [sq.id for sq in squares] + [str(sq.index) for sq in squares]:
@@ -977,7 +1006,14 @@ def offered(state: GameState, player: str, action: Action, front: str = "phone")
     refusal = offering.attempt(state, action)[1]
     if refusal is not None:
         raise refusal  # the rules refuse it anyway: their reason says more than "not offered"
-    raise NotOffered("not_offered", player=player, action=describe_action(state.edition, action))
+    raise NotOffered("not_offered", player=player, edition=state.edition, action=action)
+
+
+def _terms_of(state: GameState, proposal: int) -> str:
+    from banker.proposals import terms
+
+    found = next((p for p in state.proposals if p.id == proposal), None)
+    return terms(found) if found is not None else ""
 
 
 def _need_name(offer: Offer, field: str) -> str:

@@ -301,3 +301,32 @@ def test_a_card_drawn_on_a_square_of_its_deck_is_offered() -> None:
     assert choosing.offered(state, "Ann", action).complete
     assert choosing.offered(state, "Ann", replace(action, square=None, passed_go=True)).complete
     refused(state, "Ann", replace(action, card="no_such_card"))
+
+
+def test_another_players_action_is_not_offered_and_says_nothing_of_their_cash() -> None:
+    state = start()
+    state, _ = apply(state, Pay("Bob", 1450, "bank"))  # Bob has $50
+    error = refused(state, "Ann", Buy("Bob", "boardwalk"))
+    assert isinstance(error, choosing.NotOffered)
+    assert "$50" not in error.translated("en")
+
+
+def test_the_refusal_names_the_action_in_the_language_it_is_read_in() -> None:
+    state = start()
+    error = refused(state, "Ann", Buy("Ann", "boardwalk", price=1))
+    assert "Boardwalk" in error.translated("ru")
+    assert "buys" in error.translated("en")
+    assert "buys" not in error.translated("ru") and "buys" not in error.translated("bg")
+
+
+def test_an_accept_may_name_the_terms_it_was_shown_and_a_refusal_may_say_why() -> None:
+    from banker.actions import RefuseTrade
+    from banker.proposals import terms
+
+    state = start()
+    state, _ = apply(state, ProposeTrade("Ann", "Bob", Bundle(cash=100), Bundle()))
+    proposal = state.proposals[0]
+    assert choosing.offered(state, "Bob", AcceptTrade("Bob", proposal.id, terms(proposal))).kind == "accept_trade"
+    assert refused(state, "Bob", AcceptTrade("Bob", proposal.id, "0" * 16)).key == "proposal_changed"
+    words = "x" * 80
+    assert choosing.offered(state, "Bob", RefuseTrade("Bob", proposal.id, words)).kind == "refuse_trade"
