@@ -219,7 +219,8 @@ def propose() -> Response:
 @api.post("/trades/<int:proposal_id>/<answer>")
 def answer_trade(proposal_id: int, answer: str) -> Response:
     """accept, refuse (with an optional ``reason``) or cancel: ``accept_trade``, ``refuse_trade``,
-    ``cancel_trade``; ``terms`` and ``game`` as ``/api/trades`` gave them name what the phone answers."""
+    ``cancel_trade``; ``terms`` and ``game`` as ``/api/trades`` gave them name what the phone answers;
+    ``player``: the banker answers for that player."""
     who = joined()
     key = idempotency_key()
     if answer not in ANSWERS:
@@ -236,7 +237,11 @@ def answer_trade(proposal_id: int, answer: str) -> Response:
     if game is not None and (not isinstance(game, int) or isinstance(game, bool)):
         raise BadInput("bad_field", action=f"{answer}_trade", field="game", value=json.dumps(game),
                        expected="the game's number from /api/trades")
-    status, body, replayed = views.answer_trade(who, proposal_id, answer, key, reason, shown, game)
+    for_player = data.get("player")
+    if for_player is not None and not isinstance(for_player, str):
+        raise BadInput("bad_field", action=f"{answer}_trade", field="player", value=json.dumps(for_player),
+                       expected="a player's name")
+    status, body, replayed = views.answer_trade(who, proposal_id, answer, key, reason, shown, game, for_player)
     return json_answer(status, body, replayed)
 
 
@@ -271,7 +276,7 @@ def change_pin() -> Response:
     data = read_json()
     pin = data.get("pin")
     if not who.banker and pin_is_set(services().session.journal):
-        raise NotAllowed("web_banker_only", action="pin")
+        raise NotAllowed("web_banker_only")
     save_pin(who, pin if isinstance(pin, str) else "")
     return jsonify({"ok": True, "banker": True})
 

@@ -20,27 +20,12 @@ from typing import Any
 
 from flask import session
 
-from banker.actions import Action, StartAuction
+from banker.actions import Action
+from banker.choice import NotOffered, offered
+from banker.errors import BankerError, IllegalAction
 from banker.journal import Journal, Miss
 from banker.messages import LANGUAGES, render
-
-PLAYER_ACTIONS = frozenset({
-    "salary", "buy", "bid", "rent", "pay", "tax", "card", "free_parking", "build", "sell_building",
-    "sell_all_buildings", "mortgage", "unmortgage", "keep_mortgaged", "go_to_jail", "jail_fine",
-    "use_jail_card", "leave_jail", "pay_debt", "bankrupt", "sell_buildings",
-    "propose_trade", "accept_trade", "refuse_trade", "cancel_trade",
-})
-"""Actions a player's phone may submit for its own player (the actor pays or acts). Of a trade proposal,
-the engine lets only its receiver accept or refuse it and only its proposer cancel it; the phone's own
-answers (``/api/trades/<id>/…``) are refused with 403 before that for a phone whose player is not that
-side."""
-BANKER_ACTIONS = frozenset({
-    "collect", "auction_close", "building_auction", "end_turn", "undo", "end_game", "new_game",
-})
-"""Actions that move the bank's money or the game itself: the banker role only."""
-TRADE_FLOW_ONLY = frozenset({"trade"})
-"""A trade needs both sides: proposed on one phone (``propose_trade``) and accepted on the other
-(``accept_trade``); only the banker applies a ``trade`` at once."""
+from banker.state import GameState
 
 PIN_SETTING = "webui_banker_pin"
 PIN_MIN, PIN_MAX = 4, 12
@@ -109,27 +94,50 @@ def known_phone_id() -> str | None:
     return pid if isinstance(pid, str) else None
 
 
-def authorize(phone: Phone, action: Action) -> None:
-    """Raise :class:`NotAllowed` unless this phone may submit ``action`` (the rules are checked later)."""
+def may_send(phone: Phone, action: Action, state: GameState | None) -> None:
+    """Whether this phone may send ``action`` now: the banker role sends anything (its corrections are its
+    own); a player's phone only one of the offers the engine made to its player, completed inside the
+    offered ranges (:func:`banker.choice.offered`); a watcher nothing. Run under the session's lock, on the
+    state the action is applied to.
+
+    Raises:
+        NotAllowed: a watcher (``web_watcher``), another player's action (``web_not_yours``), an action of
+            the game rather than a player's, or one the table offers and a phone does not (``web_banker_only``).
+        BankerError: the rules refuse it anyway (their reason), or :class:`banker.choice.NotOffered` (403).
+    """
     if phone.banker:
         return
-    name = action.name
-    if name in TRADE_FLOW_ONLY:
-        raise NotAllowed("web_trade_flow")
-    if name in BANKER_ACTIONS:
-        raise NotAllowed("web_banker_only", action=name)
     if phone.player is None:
         raise NotAllowed("web_watcher")
-    if isinstance(action, StartAuction):
-        if action.declined_by != phone.player:
-            raise NotAllowed("web_not_yours", player=phone.player)
-        return
-    if name in PLAYER_ACTIONS or action.actor is not None:
-        # An action of the vocabulary not listed here that names its player is that player's too.
-        if action.actor != phone.player:
-            raise NotAllowed("web_not_yours", player=phone.player)
-        return
-    raise NotAllowed("web_banker_only", action=name)
+    whose = action.actor or getattr(action, "declined_by", None)
+    if state is None:
+        raise NotAllowed("web_banker_only") if whose is None else IllegalAction("no_game")
+    try:
+        offered(state, phone.player, action)
+    except NotOffered:
+        # The engine decided; these say who could do it instead.
+        if whose is not None and whose != phone.player:
+            raise NotAllowed("web_not_yours", player=phone.player) from None
+        if whose is None or offered_at_table(state, phone.player, action):
+            raise NotAllowed("web_banker_only") from None
+        raise
+    except BankerError:
+        # Another player's action, or the game's own (closing an auction, undo), is never this player's,
+        # whatever the rules would say of it.
+        if whose is not None and whose != phone.player:
+            raise NotAllowed("web_not_yours", player=phone.player) from None
+        if whose is None:
+            raise NotAllowed("web_banker_only") from None
+        raise
+
+
+def offered_at_table(state: GameState, player: str, action: Action) -> bool:
+    """Whether the table offers ``player`` the action a phone does not (money from the bank)."""
+    try:
+        offered(state, player, action, front="table")
+    except BankerError:
+        return False
+    return True
 
 
 # --- the banker PIN -----------------------------------------------------------------------------

@@ -21,13 +21,14 @@ from banker import balances
 from banker import offer as offering
 from banker.actions import ACTION_TYPES, Action, NewGame, parse_action
 from banker.board import moves_of
+from banker.choice import NotOffered
 from banker.errors import AskAgain, BadInput, BankerError, CardFull, IllegalAction
 from banker.ledger import Event
 from banker.session import Session
 from banker.speech import say
 from banker.state import GameState
 from webui.advice import Figures
-from webui.auth import Approvals, Limiter, NotAllowed, Phone, authorize, current_phone
+from webui.auth import Approvals, Limiter, NotAllowed, Phone, current_phone, may_send
 from webui.join import JoinCodes
 from webui.stream import Broker
 from webui.tableport import TablePort
@@ -150,13 +151,13 @@ def save_pin(who: Phone, pin: str) -> str:
         raise NotAllowed("web_pin_format", status=422, low=PIN_MIN, high=PIN_MAX)
     first = not who.banker
     if first and pin_is_set(journal):
-        raise NotAllowed("web_banker_only", action="pin")
+        raise NotAllowed("web_banker_only")
     hashed, new = hash_pin(pin), new_phone_id()
     with svc.session.exclusive():
         done = journal.replace_banker_pin(PIN_SETTING, hashed, asking=who.id, granted=new,
                                           game=svc.session.game_id, at=time.time(), first=first)
     if not done:
-        raise NotAllowed("web_pin_taken" if first else "web_banker_only", action="pin")
+        raise NotAllowed("web_pin_taken" if first else "web_banker_only")
     renew_phone_id(new)
     svc.limiter.clear("pin")
     return new
@@ -168,20 +169,6 @@ def stop_being_banker() -> None:
     svc = services()
     with svc.session.exclusive():
         svc.session.journal.end_banker_grants()
-
-
-def role_check(who: Phone, action: Action) -> Callable[[], None] | None:
-    """For a phone that held the banker role when its request came: the role read again under the session's
-    lock, just before ``action`` is applied (a new PIN or *Stop being the banker* may have come between)."""
-    if not who.banker:
-        return None
-    svc = services()
-    journal, session = svc.session.journal, svc.session
-
-    def check() -> None:
-        authorize(replace(who, banker=journal.holds_banker(who.id, session.game_id)), action)
-
-    return check
 
 
 def device() -> str:
@@ -237,8 +224,12 @@ CARD_FULL_STATUS = 507
 
 
 def error_status(error: BankerError) -> int:
+    """A refusal's HTTP status: 403 for what was not offered to the phone's player, 409 for what the rules
+    refuse now, 422 for what cannot be read, 507 for a full card."""
     if isinstance(error, CardFull):
         return CARD_FULL_STATUS
+    if isinstance(error, NotOffered):
+        return 403
     return 409 if isinstance(error, IllegalAction) else 422
 
 
@@ -258,13 +249,31 @@ def told(state: GameState, events: tuple[Event, ...] | list[Event], language: st
     return {"say": say(state.edition, events, language), "board": [m.to_json() for m in moves_of(events)]}
 
 
-def submit(who: Phone, action: Action, key: str, again: bool = False) -> tuple[int, str, bool]:
-    """Check the phone's right to ``action`` and submit it at most once for ``key``. The banker who
-    starts a new game is its banker (the role lasts one game). ``again``: the player said yes to doing
-    the same money-taking action a second time within seconds (see :meth:`Session.submit_once`)."""
-    authorize(who, action)
-    answer = submit_once(action, key, who.lang, again, viewer=balances.Viewer(who.player, who.banker),
-                         check=role_check(who, action))
+def submit(who: Phone, action: Action, key: str, again: bool = False,
+           extra: Callable[[GameState, tuple[Event, ...]], dict[str, Any]] | None = None,
+           check: Callable[[], None] | None = None) -> tuple[int, str, bool]:
+    """The one place an action from a phone is submitted, at most once for ``key``. Under the session's lock,
+    on the state it is applied to, the phone's role is read again (a new PIN or *Stop being the banker* may
+    have come between) and a player's action is taken only as one of the offers the engine made to that
+    player (:func:`webui.auth.may_send`); ``check`` runs there first. The banker who starts a new game is
+    its banker (the role lasts one game). ``again``: the player said yes to doing the same money-taking
+    action a second time within seconds (see :meth:`Session.submit_once`); ``extra``: more fields of the
+    answer (see :func:`submit_once`).
+
+    Raises:
+        NotAllowed, BankerError: what :func:`webui.auth.may_send` raises; nothing is applied.
+    """
+    svc = services()
+    session, journal = svc.session, svc.session.journal
+
+    def allowed() -> None:
+        if check is not None:
+            check()
+        banker = who.banker and journal.holds_banker(who.id, session.game_id)
+        may_send(replace(who, banker=banker), action, session.state)
+
+    answer = submit_once(action, key, who.lang, again, extra=extra, viewer=balances.Viewer(who.player, who.banker),
+                         check=allowed)
     if answer[0] == 200 and isinstance(action, NewGame) and who.banker:
         become_banker(who.id)
     return answer
@@ -279,7 +288,7 @@ def submit_once(action: Action, key: str, language: str, again: bool = False,
     phone may do it). The same money-taking action again within seconds is answered 409 ``again`` (with
     ``seconds``) unless ``again``. ``extra``: more fields of the answer, from the state and events the
     action made (the new trade proposal). ``check`` runs under the session's lock first (see
-    :func:`role_check`)."""
+    :func:`submit`)."""
 
     def respond(state: GameState, events: tuple[Event, ...]) -> tuple[int, str]:
         more = extra(state, events) if extra is not None else {}
@@ -333,6 +342,11 @@ def single_fields(form: MultiDict[str, str], multiple: tuple[str, ...] = ()) -> 
             raise BadInput("duplicate_key", field=key)
 
 
+FORM_FIELDS = frozenset({"action", "csrf_token", IDEMPOTENCY_FIELD, "next", "again"})
+"""The fields of a page's form that are not the action's own: the request's token and key, the page to go
+back to, the player's yes to doing it again."""
+
+
 def action_from_form(form: MultiDict[str, str], acting: str | None) -> Action:
     """An action from a plain HTML form: ``action`` names it, the other fields are its fields as text.
 
@@ -379,6 +393,11 @@ def action_from_form(form: MultiDict[str, str], acting: str | None) -> Action:
         if levels:
             data["levels"] = levels
     names = {f.name.rstrip("_"): f for f in fields(cls)}
+    for key, raw_value in form.items(multi=True):
+        # A field the action does not have is refused, as in the JSON body (an empty one is not given).
+        if key not in names and key not in FORM_FIELDS and not (key.startswith("levels.") and "levels" in names) \
+                and raw_value.strip():
+            raise BadInput("unknown_field", action=name, field=key, fields=", ".join(names))
     if acting is not None:
         if "player" in names and "player" not in data:
             data["player"] = acting

@@ -470,7 +470,8 @@ def answer_trade(proposal_id: int, answer: str) -> BaseResponse:
         game = request.form.get("game", "")
         return views.answer_trade(who, proposal_id, answer, idempotency_key(request.form), reason,
                                   request.form.get("terms", ""),
-                                  int(game) if game.isascii() and game.isdigit() else None)
+                                  int(game) if game.isascii() and game.isdigit() else None,
+                                  request.form.get("player") or None)
 
     return form_post(run, "/trades")
 
@@ -499,7 +500,7 @@ def banker() -> BaseResponse | str:
             return 200, json.dumps({"log": [text("web_banker_left", me.lang)]}), False
         if what == "new_code":
             if not me.banker:
-                raise NotAllowed("web_banker_only", action="new_code")
+                raise NotAllowed("web_banker_only")
             code = svc.codes.renew()
             return 200, json.dumps({"log": [text("web_new_code_made", me.lang, code=code)]}), False
         if what in ("enroll", "forget"):

@@ -34,7 +34,6 @@ from webui.auth import (
     AskRefused,
     NotAllowed,
     Phone,
-    authorize,
     check_pin,
     hash_pin,
     new_phone_id,
@@ -46,14 +45,12 @@ from webui.core import (
     Services,
     device,
     error_body,
-    error_status,
     gain_banker,
     guess_key,
     lang,
     on_table_computer,
-    role_check,
     services,
-    submit_once,
+    submit,
 )
 from webui.join import normalize_code
 
@@ -230,7 +227,7 @@ def tags_request(who: Phone, what: str, uid: str) -> tuple[int, str]:
     """The banker starts enrollment at the table, or forgets a lost tag."""
     svc = services()
     if not who.banker:
-        error = NotAllowed("web_banker_only", action=what)
+        error = NotAllowed("web_banker_only")
         return 403, error_body(error.key, error.translated(who.lang))
     if svc.table is None:
         return 409, error_body("web_no_table", text("web_no_table", who.lang))
@@ -253,7 +250,7 @@ def speech_request(who: Phone, form: Any) -> tuple[int, str]:
     checkbox: the short sentences)."""
     svc = services()
     if not who.banker:
-        error = NotAllowed("web_banker_only", action="speech")
+        error = NotAllowed("web_banker_only")
         return 403, error_body(error.key, error.translated(who.lang))
     if svc.table is None or svc.table.speech() is None:
         return 409, error_body("web_no_speaker", text("web_no_speaker", who.lang))
@@ -273,7 +270,6 @@ def speech_request(who: Phone, form: Any) -> tuple[int, str]:
 def propose_trade(who: Phone, proposal: ProposeTrade, key: str) -> tuple[int, str, bool]:
     """``propose_trade`` from this phone's player (the banker: from anybody), once for ``key``: the answer
     has the new proposal as ``/api/trades`` lists it."""
-    authorize(who, proposal)
     game_id = services().session.game_id
 
     def made(state: GameState, events: tuple[Event, ...]) -> dict[str, Any]:
@@ -282,15 +278,18 @@ def propose_trade(who: Phone, proposal: ProposeTrade, key: str) -> tuple[int, st
         assert found is not None
         return {"proposal": trades.proposal_json(found, game_id)}
 
-    return submit_once(proposal, key, who.lang, extra=made, viewer=viewer_of(who), check=role_check(who, proposal))
+    return submit(who, proposal, key, extra=made)
 
 
 def answer_trade(who: Phone, proposal_id: int, answer: str, key: str, reason: str = "", shown: str = "",
-                 game: int | None = None) -> tuple[int, str, bool]:
+                 game: int | None = None, for_player: str | None = None) -> tuple[int, str, bool]:
     """accept or refuse (the receiver), cancel (the proposer): the engine's ``accept_trade``,
     ``refuse_trade`` or ``cancel_trade``, once for ``key``, under the session's lock like every action, so
     of several answers to one proposal sent at once only the first is applied and the others are
-    refused with the reason (it is gone). The banker answers for the side whose answer it is.
+    refused with the reason (it is gone). The answer is ``for_player``'s when it names one (the banker's
+    separate control, "answer for Ann"; another phone is refused, as for any other player's action), else
+    the phone's own player's, taken only as the engine offers it (:func:`webui.core.submit`); the banker who
+    plays nobody answers for the side whose answer it is.
 
     ``shown``: the proposal's terms as the page showed them (an accept of other terms is refused);
     ``game``: the game the page showed it in (an answer meant for another game's proposal of the same
@@ -298,37 +297,26 @@ def answer_trade(who: Phone, proposal_id: int, answer: str, key: str, reason: st
     svc = services()
     changed = IllegalAction("proposal_changed", proposal=proposal_id)
     if game is not None and game != svc.session.game_id:
-        return error_status(changed), error_body(changed.key, changed.translated(who.lang)), False
+        raise changed
     found = trades.find(svc.session.state, proposal_id)
-    player = who.player
-    if found is not None:
-        if who.banker:
-            player = trades.side(found, answer)
-        elif who.player != trades.side(found, answer):
-            error = NotAllowed("web_not_yours", player=who.player or "-")
-            return 403, error_body(error.key, error.translated(who.lang)), False
+    player = for_player or who.player
+    if player is None and who.banker and found is not None:
+        player = trades.side(found, answer)
     if player is None:
         if not who.banker:
-            error = NotAllowed("web_watcher")
-            return 403, error_body(error.key, error.translated(who.lang)), False
+            raise NotAllowed("web_watcher")
         first = svc.session.journal.request(key)
         if first is not None:  # this very request answered the proposal: answer as then
             return first[0], first[1], True
-        gone = IllegalAction("proposal_gone", proposal=proposal_id)
-        return error_status(gone), error_body(gone.key, gone.translated(who.lang)), False
+        raise IllegalAction("proposal_gone", proposal=proposal_id)
     action = trades.answer_action(answer, player, proposal_id, reason, shown)
-    authorize(who, action)
-    role = role_check(who, action)
     session = svc.session
 
-    def check() -> None:
+    def same_game() -> None:
         if game is not None and game != session.game_id:
             raise changed
-        if role is not None:
-            role()
 
-    return submit_once(action, key, who.lang, extra=lambda _state, _events: {answer: proposal_id},
-                       viewer=viewer_of(who), check=check)
+    return submit(who, action, key, extra=lambda _state, _events: {answer: proposal_id}, check=same_game)
 
 
 def accept_check(state: GameState, proposal: Proposal, language: str, viewer: Viewer) -> str | None:
