@@ -7,11 +7,13 @@ and hands the image to a luma device. :class:`SimulatedDisplay` is the same clas
 A full frame is 1024 bytes of pixels. At the Pi's default 100 kHz I²C clock that is ≈95 ms on the
 wire; set ``dtparam=i2c_arm_baudrate=400000`` for ≈25 ms (see hardware/README.md).
 
-A panel that lost power for a moment (a brown-out) comes back blank and switched off, yet still
-acknowledges every write, so nothing on the bus tells. :class:`Oled` therefore sends the
-controller's init sequence again every ``refresh_s`` seconds (≈30 bytes) on the same luma device,
-then the frame and DISPLAYON, so the picture never goes dark for it; after a failed frame it
-initialises the display again before the next one, so a display that answers again is used again.
+A panel that lost power for a moment (a brown-out) comes back switched off with its RAM full of
+noise, yet still acknowledges every write, so nothing on the bus tells. :class:`Oled` therefore sends
+the controller's init sequence and DISPLAYON again every ``refresh_s`` seconds (5 s: ≈30 bytes, 0.7 ms
+at 400 kHz) on the same luma device, so a panel that browned out is lit again within 5 s, and the
+whole frame every ``whole_s`` seconds (60 s), so what its RAM lost is drawn again within a minute;
+neither darkens a panel that kept its power. After a failed frame it initialises the display again
+before the next one, whole, so a display that answers again is used again.
 """
 
 from __future__ import annotations
@@ -35,8 +37,10 @@ OledChip = Literal["ssd1306", "sh1106"]
 OLED_CHIPS: tuple[OledChip, ...] = ("ssd1306", "sh1106")
 OLED_ADDRESSES = (0x3C, 0x3D)
 """The two addresses these modules use; 0x3C unless the address jumper/resistor was moved."""
-REFRESH_S = 300.0
-"""How often the init sequence is sent again, for a panel that browned out silently."""
+REFRESH_S = 5.0
+"""How often the init sequence and DISPLAYON are sent again, for a panel that browned out silently."""
+WHOLE_S = 60.0
+"""How often the whole frame is sent again, for the RAM a brown-out filled with noise."""
 
 _NOP = 0xE3
 """NOP: SSD1306 datasheet, command table (E3h); SH1106 datasheet, command 21 (E3H)."""
@@ -270,6 +274,7 @@ class Oled:
         rotate: int = 0,
         contrast: int | None = None,
         refresh_s: float | None = REFRESH_S,
+        whole_s: float | None = WHOLE_S,
         reopen: Callable[[Any], Any] | None = reinitialised,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
@@ -283,10 +288,13 @@ class Oled:
         self.device = device
         self.refresh_s = refresh_s
         """Seconds between two sends of the init sequence (``None``: never)."""
+        self.whole_s = whole_s
+        """Seconds between two whole frames (``None``: only the changes after the first)."""
         self.reinitialisations = 0
         self._reopen = reopen
         self._clock = clock
         self._initialised_at = clock()
+        self._whole_at = clock()
         self._failed = False
         self._contrast = contrast
         self._last_image: Image.Image | None = None
@@ -334,10 +342,16 @@ class Oled:
                                key="display_closed",
                                    fix_key="display_closed_fix", part="display")
             try:
-                due = self.refresh_s is not None and self._clock() - self._initialised_at >= self.refresh_s
-                again = (self._failed or due) and self._reinitialise()
-                self._send(image, whole=again, order=order, first=first)
-                if again:
+                now = self._clock()
+                init_due = self.refresh_s is not None and now - self._initialised_at >= self.refresh_s
+                whole_due = self.whole_s is not None and now - self._whole_at >= self.whole_s
+                again = self._failed and self._reinitialise()
+                whole = again or whole_due
+                self._send(image, whole=whole, order=order, first=first)
+                if whole:
+                    self._whole_at = now
+                # The frame first, then the init sequence of a keep-alive: the new picture is not held up.
+                if again or (init_due and self._reinitialise()):
                     self.device.show()  # DISPLAYON after the frame: a panel that browned out wakes up to it
             except self._bus_errors as error:
                 self._ram = None  # what the panel holds now is not known
@@ -491,16 +505,18 @@ class Oled:
             self.device.data([byte for page in pages[top : bottom + 1] for byte in page[left : right + 1]])
 
     def keep_alive(self) -> None:
-        """Send the init sequence again and redraw the last frame if ``refresh_s`` has passed, so a
-        panel that browned out while the screen did not change comes back (the table calls this
-        on its clock tick).
+        """Send the init sequence and DISPLAYON again if ``refresh_s`` has passed, and the last frame
+        whole if ``whole_s`` has, so a panel that browned out while the screen did not change comes
+        back (the table calls this on its clock tick).
 
         Raises:
             DisplayError: the display stopped answering.
         """
         with self._lock:
             image = self._last_image
-            due = self.refresh_s is not None and self._clock() - self._initialised_at >= self.refresh_s
+            now = self._clock()
+            due = (self.refresh_s is not None and now - self._initialised_at >= self.refresh_s) or (
+                self.whole_s is not None and now - self._whole_at >= self.whole_s)
         if image is not None and due and not self.closed:
             self.show_image(image)
 
@@ -544,7 +560,8 @@ class SimulatedDisplay(Oled):
     def __init__(self, *, rotate: int = 0) -> None:
         from luma.core.device import dummy  # type: ignore[import-untyped]
 
-        super().__init__(device=dummy(width=WIDTH, height=HEIGHT, rotate=rotate, mode="1"), refresh_s=None, reopen=None)
+        super().__init__(device=dummy(width=WIDTH, height=HEIGHT, rotate=rotate, mode="1"), refresh_s=None,
+                         whole_s=None, reopen=None)
         self.name = "simulated OLED display"
         self.where = "memory"
 
