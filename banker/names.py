@@ -5,6 +5,11 @@ Two names that look alike on the table's screen or a phone (Latin "Ann" and "Аn
 mechanisms (UTS #39) define it, maps every character to one representative of the characters it can
 be confused with; two names with the same skeleton look alike. The table of confusable characters
 is Unicode's own, as the confusable-homoglyphs package ships it.
+
+Characters that show nothing where they are supported (Unicode's Default_Ignorable_Code_Point: the
+variation selectors, the Hangul fillers, the zero-width marks) are dropped before the skeleton is
+taken, so "Bob" with a variation selector looks like "Bob", and the Braille blank counts as a space.
+A name must have a letter or a digit that shows (:func:`has_visible_letter`).
 """
 
 from __future__ import annotations
@@ -12,6 +17,28 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Sequence
 from functools import cache
+
+DEFAULT_IGNORABLE = (
+    (0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160), (0x17B4, 0x17B5),
+    (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F), (0x3164, 0x3164),
+    (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0x1BCA0, 0x1BCA3),
+    (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF),
+)
+"""The code points of Unicode's Default_Ignorable_Code_Point property (DerivedCoreProperties.txt),
+as ranges: a font draws none of them, whatever their general category (U+3164 HANGUL FILLER is a
+letter, U+FE0F VARIATION SELECTOR-16 a mark)."""
+BLANKS = frozenset({"\u2800"})
+"""Characters that draw as a space without being one (U+2800 BRAILLE PATTERN BLANK is a symbol)."""
+
+
+def default_ignorable(char: str) -> bool:
+    code = ord(char)
+    return any(low <= code <= high for low, high in DEFAULT_IGNORABLE)
+
+
+def has_visible_letter(name: str) -> bool:
+    """Whether ``name`` has a letter or a digit that shows (not a filler that draws nothing)."""
+    return any(unicodedata.category(c)[0] in "LN" and not default_ignorable(c) for c in name)
 
 
 @cache
@@ -46,9 +73,11 @@ def _representatives() -> dict[str, str]:
 
 
 def skeleton(name: str) -> str:
-    """What ``name`` looks like: compatibility forms and capitals folded, look-alike characters merged."""
+    """What ``name`` looks like: what draws nothing dropped, compatibility forms and capitals folded,
+    look-alike characters merged."""
     representatives = _representatives()
-    folded = unicodedata.normalize("NFKC", name).casefold()
+    shown = "".join(" " if c in BLANKS else c for c in name if not default_ignorable(c)).strip()
+    folded = unicodedata.normalize("NFKC", shown).casefold()
     merged = "".join(representatives.get(char, char) for char in unicodedata.normalize("NFD", folded))
     return unicodedata.normalize("NFD", merged.casefold())
 

@@ -330,6 +330,22 @@ def _plain_hint(hint: Any) -> Any:
     return hint
 
 
+DIGITS = re.compile(r"[0-9]{1,15}")
+SIGNED_DIGITS = re.compile(r"-?[0-9]{1,15}")
+
+
+def whole_number(raw: str, *, action: str, field: str, signed: bool = False) -> int:
+    """A form's number, written with the ASCII digits 0-9 only (``signed``: a minus sign may lead), as
+    the engine reads a number in JSON. ``int()`` would also take "1_000", "+7", "١٠٠" or "９".
+
+    Raises:
+        BadInput: ``not_digits`` naming the field and what was typed.
+    """
+    if (SIGNED_DIGITS if signed else DIGITS).fullmatch(raw) is None:
+        raise BadInput("not_digits", action=action, field=field, value=json.dumps(raw, ensure_ascii=False))
+    return int(raw)
+
+
 def single_fields(form: MultiDict[str, str], multiple: tuple[str, ...] = ()) -> None:
     """Refuse a form that gives a field twice (as a replay line may not give a key twice), except the
     ``multiple`` ones that are lists.
@@ -375,11 +391,7 @@ def action_from_form(form: MultiDict[str, str], acting: str | None) -> Action:
         if raw == "":
             continue
         if hint is int:
-            try:
-                data[key] = int(raw)
-            except ValueError:
-                raise BadInput("bad_field", action=name, field=key, value=json.dumps(raw, ensure_ascii=False),
-                               expected="a whole number") from None
+            data[key] = whole_number(raw, action=name, field=key)
         elif hint is bool:
             data[key] = raw.lower() in ("1", "true", "on", "yes")
         elif hint is str:
@@ -388,8 +400,8 @@ def action_from_form(form: MultiDict[str, str], acting: str | None) -> Action:
         # sell_buildings: one field per street, levels.<deed id> = the level it comes down to
         levels: dict[str, int] = {}
         for name_, raw_ in form.items():
-            if name_.startswith("levels.") and raw_.strip().isdigit():
-                levels[name_[len("levels."):]] = int(raw_)
+            if name_.startswith("levels.") and raw_.strip():
+                levels[name_[len("levels."):]] = whole_number(raw_.strip(), action=name, field=name_)
         if levels:
             data["levels"] = levels
     names = {f.name.rstrip("_"): f for f in fields(cls)}

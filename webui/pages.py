@@ -17,7 +17,7 @@ from banker import balances
 from banker import offer as offering
 from banker.actions import Bundle, EndGame, NewGame, ProposeTrade, parse_action
 from banker.edition import available_editions, load_edition
-from banker.errors import BadInput, BankerError, IllegalAction
+from banker.errors import BankerError, IllegalAction
 from banker.messages import LANGUAGES, label
 from banker.proposals import terms
 from banker.rules import CHOICES, Rules
@@ -38,6 +38,7 @@ from webui.core import (
     single_fields,
     stop_being_banker,
     submit,
+    whole_number,
 )
 from webui.family import screen, simple_page
 from webui.join import join_url, qr_svg
@@ -417,12 +418,7 @@ def do() -> BaseResponse:
 
 def bundle_from_form(prefix: str) -> Bundle:
     def number(name: str) -> int:
-        raw = request.form.get(prefix + name, "").strip() or "0"
-        try:
-            return int(raw)
-        except ValueError:
-            raise BadInput("bad_field", action="trade", field=prefix + name, value=json.dumps(raw),
-                           expected="a whole number") from None
+        return whole_number(request.form.get(prefix + name, "").strip() or "0", action="trade", field=prefix + name)
 
     single_fields(request.form, multiple=("give_properties", "take_properties"))
     return Bundle(number("cash"), tuple(request.form.getlist(prefix + "properties")), number("jail_cards"))
@@ -571,11 +567,7 @@ def new_game_from_form() -> NewGame:
         if spec["kind"] == "bool":
             rules[spec["name"]] = raw == "yes"
         elif spec["kind"] == "int":
-            try:
-                rules[spec["name"]] = int(raw)
-            except ValueError:
-                raise BadInput("bad_rule_value", rule=spec["name"], value=repr(raw),
-                               expected="a whole number") from None
+            rules[spec["name"]] = whole_number(raw, action="new_game", field="rule_" + spec["name"], signed=True)
         else:
             rules[spec["name"]] = raw
     preset = request.form.get("preset", "classic")

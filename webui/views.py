@@ -42,6 +42,7 @@ from webui.auth import (
     renew_phone_id,
 )
 from webui.core import (
+    DIGITS,
     Services,
     device,
     error_body,
@@ -254,10 +255,8 @@ def speech_request(who: Phone, form: Any) -> tuple[int, str]:
         return 403, error_body(error.key, error.translated(who.lang))
     if svc.table is None or svc.table.speech() is None:
         return 409, error_body("web_no_speaker", text("web_no_speaker", who.lang))
-    try:
-        volume = int(form.get("volume", ""))
-    except ValueError:
-        volume = -1
+    raw = form.get("volume", "")
+    volume = int(raw) if DIGITS.fullmatch(raw) else -1
     voice = form.get("voice", "")
     if not 0 <= volume <= 100 or voice not in SPEECH_VOICES:
         return 422, error_body("web_speech_bad", text("web_speech_bad", who.lang))
