@@ -9,7 +9,7 @@ is Unicode's own, as the confusable-homoglyphs package ships it.
 Characters that show nothing where they are supported (Unicode's Default_Ignorable_Code_Point: the
 variation selectors, the Hangul fillers, the zero-width marks) are dropped before the skeleton is
 taken, so "Bob" with a variation selector looks like "Bob", and the Braille blank counts as a space.
-A name must have a letter or a digit that shows (:func:`has_visible_letter`).
+A name must draw something: a letter, a digit, a sign (:func:`draws_something`).
 """
 
 from __future__ import annotations
@@ -36,9 +36,10 @@ def default_ignorable(char: str) -> bool:
     return any(low <= code <= high for low, high in DEFAULT_IGNORABLE)
 
 
-def has_visible_letter(name: str) -> bool:
-    """Whether ``name`` has a letter or a digit that shows (not a filler that draws nothing)."""
-    return any(unicodedata.category(c)[0] in "LN" and not default_ignorable(c) for c in name)
+def draws_something(name: str) -> bool:
+    """Whether ``name`` has a character that draws: a letter, a digit, a punctuation mark or a symbol ("-"
+    and "★" do), not only spaces, marks, fillers and blanks (U+3164 is a letter that draws nothing)."""
+    return any(unicodedata.category(c)[0] in "LNPS" and not default_ignorable(c) and c not in BLANKS for c in name)
 
 
 @cache

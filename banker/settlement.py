@@ -14,7 +14,7 @@ from banker.edition import load_edition
 from banker.errors import BadInput, IllegalAction
 from banker.ledger import Event, Transaction
 from banker.limits import MAX_NAME_LENGTH, MAX_PLAYERS, MIN_PLAYERS
-from banker.names import has_visible_letter, lookalike
+from banker.names import draws_something, lookalike
 from banker.rules import Rules
 from banker.state import BANK, POT, RESERVED_NAMES, Auction, Debt, GameState, PlayerState, PropertyState
 from banker.work import Work
@@ -63,8 +63,8 @@ def check_player_name(name: str) -> None:
         raise BadInput("player_name_empty")
     if any(unicodedata.category(c) in ("Cc", "Cs", "Zl", "Zp") for c in name):
         raise BadInput("player_name_control", player=name.encode("unicode_escape").decode("ascii"))
-    if all(c.isspace() or unicodedata.category(c) in INVISIBLE for c in name) or not has_visible_letter(name):
-        # Nothing shows, or nothing but fillers and blanks (U+3164, U+2800): no letter or digit to see.
+    if all(c.isspace() or unicodedata.category(c) in INVISIBLE for c in name) or not draws_something(name):
+        # Nothing shows, or nothing but fillers and blanks (U+3164, U+2800): nothing to see.
         raise BadInput("player_name_invisible", player=name.encode("unicode_escape").decode("ascii"))
     if any(unicodedata.category(c) == "Cf" for c in name):
         # Zero-width spaces and joiners, direction marks: a name that draws like another, or turns the

@@ -127,6 +127,6 @@ def test_the_setup_form_refuses_a_blank_name_and_says_why(phone: Any, session: S
     assert re.search(r"shows nothing", flashed(banker))
 
 
-def test_names_with_visible_letters_in_any_script_still_play() -> None:
-    state, _ = apply(None, NewGame("us", ("Борис", "Цветан", "Ann", "李", "Zoë", "R2")))
-    assert len(state.players) == 6
+def test_names_that_show_in_any_script_or_as_a_sign_still_play() -> None:
+    state, _ = apply(None, NewGame("us", ("Борис", "Цветан", "Ann", "李", "Zoë", "R2", "-", "★")))
+    assert len(state.players) == 8
