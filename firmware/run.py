@@ -31,6 +31,7 @@ from firmware.config import Config, ConfigError, load_config
 from firmware.loop import TableLoop
 from firmware.texts import PREFIX
 from firmware.voice import SpeechSettings
+from firmware.wallclock import SteadyClock, last_recorded
 from hardware.display import ScreenView
 from hardware.errors import HardwareError
 from hardware.factory import Table, TableConfig, check_absent, close_keeping_picture, open_table
@@ -375,9 +376,20 @@ def follow_join_code(loop: TableLoop, app: Any, watch: AddressWatch) -> None:
     loop.resets = table_resets(app.extensions["banker"])
 
 
+def open_session(journal: Journal) -> tuple[Session, SteadyClock]:
+    """The journal's game, on a clock that never reads earlier than the journal's last record
+    (:mod:`firmware.wallclock`): a Pi without a real-time clock starts up to an hour early after a power
+    cut, and the repeat guard and the lock-outs compare the time with the journal's."""
+    clock = SteadyClock()
+    session = Session.resume(journal, clock=clock)
+    clock.not_before(last_recorded(journal))
+    return session, clock
+
+
 def serve(config: Config, table: Table, stop: threading.Event, mode: str) -> int:
     """Run the table and the phone page on an opened table until ``stop`` is set."""
     from webui import create_app
+    from webui.auth import Limiter
     from webui.join import join_code, join_url
     from webui.server import start
 
@@ -392,7 +404,7 @@ def serve(config: Config, table: Table, stop: threading.Event, mode: str) -> int
     """Why the table cannot start, once the journal is open (the display shows it)."""
     command = config.switch_off_command(mode)
     try:
-        session = Session.resume(journal)
+        session, clock = open_session(journal)
         say_what_was_lost(journal, session)
         loopback_only = config.host.startswith("127.") or config.host in ("localhost", "::1")
         host_for_phones = "127.0.0.1" if loopback_only else phones_address(config.host)
@@ -403,6 +415,8 @@ def serve(config: Config, table: Table, stop: threading.Event, mode: str) -> int
                          else SpeechSettings(), can_switch_off=bool(command))
         try:
             app = create_app(session, table=loop, config={"DATA_DIR": str(config.data_dir), "LANGUAGE": loop.language})
+            # The lock-outs of wrong codes and PINs on the same clock as the repeat guard's.
+            app.extensions["banker"].limiter = Limiter(journal, clock=clock)
         except OSError as error:
             fault = (f"cannot use the phone page's key {config.data_dir / 'webui-secret.key'} "
                      f"({error.strerror or error}): move it away or choose another --data-dir")

@@ -185,6 +185,12 @@ def set_pin(journal: Journal, pin: str) -> None:
     journal.end_banker_grants()
 
 
+def _left(miss: Miss, now: float) -> float:
+    """The seconds the lock-out of ``miss`` has left: never more than the lock it was given, even when the
+    clock went back since it was counted (a Pi without a real-time clock after a power cut)."""
+    return min(miss.until - now, miss.until - miss.last)
+
+
 class Limiter:
     """Wrong join codes and PINs, counted in the journal: atomically (two guesses at once cannot both
     see the same count), across a restart, and never forgotten while they still lock someone out.
@@ -223,7 +229,7 @@ class Limiter:
             self._journal.forget_misses(now - self.FORGET_AFTER)
 
         def change(current: dict[str, Miss]) -> tuple[dict[str, Miss | None], int]:
-            waits = [miss.until - now for miss in current.values() if miss.until > now]
+            waits = [left for miss in current.values() if (left := _left(miss, now)) > 0]
             if waits:
                 return {}, int(max(waits)) + 1
             counted: dict[str, Miss | None] = {}
@@ -240,7 +246,7 @@ class Limiter:
         now = self._clock()
 
         def look(current: dict[str, Miss]) -> tuple[dict[str, Miss | None], int]:
-            waits = [miss.until - now for miss in current.values() if miss.until > now]
+            waits = [left for miss in current.values() if (left := _left(miss, now)) > 0]
             return {}, int(max(waits)) + 1 if waits else 0
 
         return self._journal.update_misses((key, table_key), look)
@@ -266,7 +272,7 @@ class Limiter:
 
         def look(current: dict[str, Miss]) -> tuple[dict[str, Miss | None], bool]:
             miss = current.get(table_key)
-            return {}, miss is not None and miss.until > now
+            return {}, miss is not None and _left(miss, now) > 0
 
         return self._journal.update_misses((table_key,), look)
 
