@@ -42,6 +42,7 @@ from hardware.errors import HardwareError
 from hardware.factory import Table
 from hardware.iso14443 import format_uid
 from hardware.oled import SimulatedDisplay
+from hardware.power import THROTTLED, UNDER_VOLTAGE_NOW, UNDER_VOLTAGE_SINCE_BOOT, read_throttled
 from hardware.speaker import SpeechQueue
 from hardware.taps import SimulatedReader
 
@@ -151,6 +152,8 @@ class TableLoop:
         self._shown: ScreenView | None = None
         """The view the display last took (``view`` is waiting for it while they differ)."""
         self.display_fault: HardwareError | None = None
+        self.throttled = THROTTLED
+        """Where the Pi's firmware gives its throttled flags (:mod:`hardware.power`; absent off a Pi)."""
         """The display's error while it does not take frames, else ``None``."""
         self._frame_number = 0
         self._frame_listeners: list[Callable[[int], None]] = []
@@ -256,6 +259,12 @@ class TableLoop:
         stuck = getattr(self.table.controls, "stuck", None)
         if "controls" in parts or (stuck is not None and stuck()):
             found.append(TableFault("controls"))
+        # The Pi's own record of its supply: a weak one is the first suspect when readers reset.
+        flags = read_throttled(self.throttled) if self.throttled else None
+        if flags is not None and flags & UNDER_VOLTAGE_NOW:
+            found.append(TableFault("power"))
+        elif flags is not None and flags & UNDER_VOLTAGE_SINCE_BOOT:
+            found.append(TableFault("power_since_boot"))
         return found
 
     def _watch_readers(self) -> None:

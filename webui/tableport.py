@@ -35,7 +35,8 @@ class TableFault:
     """A part of the table that is not working now (the table goes on without it and tries it again)."""
 
     part: str
-    """``reader``, ``display`` or ``controls`` (the buttons and the buzzer)."""
+    """``reader``, ``display``, ``controls`` (the buttons and the buzzer), or ``power`` (the Pi's supply is too
+    weak now) and ``power_since_boot`` (it was since the Pi started)."""
     number: int = 0
     """The reader's number as the table's screen says it (from 1), for a reader."""
     bus: str = ""

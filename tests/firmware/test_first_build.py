@@ -210,3 +210,18 @@ def test_a_data_directory_that_cannot_be_used_is_said_on_the_display(tmp_path: P
     finally:
         table.close()
     assert table.emulation.panel.display_on
+
+
+@pytest.mark.parametrize(("flags", "part"), [("0x50005", "power"), ("0x50000", "power_since_boot"), ("0x0", None)])
+def test_a_weak_supply_is_told_to_the_phones(emulated: tuple[TableLoop, Table], tmp_path: Path, flags: str,
+                                             part: str | None) -> None:
+    from banker.messages import render
+
+    loop, _table = emulated
+    throttled = tmp_path / "get_throttled"
+    throttled.write_text(flags + "\n")  # as the Pi's firmware gives them in sysfs
+    loop.throttled = str(throttled)
+    assert [fault.part for fault in loop.faults()] == ([part] if part else [])
+    if part:
+        for language in ("en", "ru", "bg"):
+            assert "Pi" in render(f"web_fault_{part}", {}, language)
