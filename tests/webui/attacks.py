@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from http.cookies import SimpleCookie
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import quote, urlencode
 
 from tests.soak.program import Program, ProgramError
 
@@ -719,12 +719,207 @@ def attack_unjoined(table: Table) -> None:
         raise AttackFailed("an unjoined phone's join page shows the players before the code")
 
 
+# --- 11. the second round: asking the table ---------------------------------------------------------------
+
+def attack_ask_table(table: Table) -> None:
+    """Twenty cookies from one device ask at once; a second phone picks Ann and asks before her."""
+    code = table.current_code()
+    flood = []
+    for _ in range(20):
+        p = Phone(table.port, "127.0.0.40")
+        p.me()
+        p.post("/api/join", {"code": code, "player": None}, key=None)
+        p.me()
+        flood.append(p)
+    time.sleep(5)  # the device's bucket of requests fills again (4 a second): every cookie may ask
+    statuses = concurrent([lambda p=p: p.post("/api/banker", {"ask": True}) for p in flood])  # type: ignore[misc]
+    COUNTS.figures["ask_20_cookies_one_device_questions_put"] = statuses.count(202)
+    if statuses.count(202) > 1 or any(s >= 500 or s < 0 for s in statuses):
+        raise AttackFailed(f"20 cookies of one device asked the table: statuses {sorted(statuses)}")
+    spoof = table.join("Ann", "127.0.0.66")
+    asked = [(who, who.post("/api/banker", {"ask": True})) for who in (spoof, table.ann)]
+    if [answer.status for _, answer in asked] != [202, 202]:
+        raise AttackFailed(f"the two phones of Ann could not ask: {[(a.status, a.text[:120]) for _, a in asked]}")
+    words = [who.me().get("asked_as") for who, _ in asked]
+    if words[0] == words[1] or not all(isinstance(w, str) and w.startswith("Ann · phone ") for w in words):
+        raise AttackFailed(f"the table cannot tell the two phones of Ann apart: {words}")
+    held = statuses.count(202) + 2
+    late = Phone(table.port, "127.0.0.67")
+    late.me()
+    late.post("/api/join", {"code": code, "player": None}, key=None)
+    late.me()
+    fourth = late.post("/api/banker", {"ask": True})
+    if held >= 3 and fourth.status != 429:
+        raise AttackFailed(f"a fourth question was put while three waited: {fourth.status}")
+    if any(who.me()["banker"] for who in (*flood, spoof, table.ann, late)):
+        raise AttackFailed("a phone is the banker though nobody pressed OK on the table")
+
+
+# --- 12. the second round: what a phone types --------------------------------------------------------------
+
+def attack_typed(table: Table) -> None:
+    """Join codes in another script, numbers int() takes but JSON would not, PINs in other digits, names
+    that draw like another name or like nothing."""
+    guesser = Phone(table.port, "127.0.0.31")
+    guesser.me()
+    for code in ("ÄBCD", "АВСЕ", "ＡＢＣＤ"):
+        refused(table, lambda c=code: guesser.get("/j/" + quote(c)), f"GET /j/{code}", ok=(303,))  # type: ignore[misc]
+    typed = Phone(table.port, "127.0.0.32")
+    typed.me()
+    statuses = [refused(table, lambda: typed.post("/api/join", {"code": "АВСЕ"}, key=None),
+                        "a join code in Cyrillic").status for _ in range(6)]
+    if statuses != [403] * 5 + [429]:
+        raise AttackFailed(f"join codes in another script are not counted as wrong codes: {statuses}")
+    ann = table.ann
+    for amount in ("1_000", "١٠٠", "９", "+7"):
+        refused(table, lambda a=amount: ann.form("/do", {"action": "pay", "amount": a, "to": "Bob"}),  # type: ignore[misc]
+                f"the Pay form with the amount {amount!r}", ok=(303,))
+    banker = table.banker
+    if not banker.me()["banker"]:
+        banker.post("/api/banker", {"pin": PIN})
+    for pin in ("١٢٣٤", "１２３４", "²³¹⁴"):
+        refused(table, lambda p=pin: banker.post("/api/banker/pin", {"pin": p}), f"the PIN {pin!r}")  # type: ignore[misc]
+        refused(table, lambda p=pin: banker.form("/banker", {"do": "set_pin", "new_pin": p}),  # type: ignore[misc]
+                f"the Banker page's PIN {pin!r}", ok=(303,))
+    for players in (["Bob", "Bob\ufe0f"], ["Ann", "Ann\u3164"], ["Ann", "\u2800\u2800"], ["Ann", "\u3164"]):
+        refused(table, lambda p=players: banker.act({"action": "new_game", "edition": "us", "players": p}),  # type: ignore[misc]
+                f"new_game with {players!r}")
+
+
+# --- 13. the second round: trade offers ------------------------------------------------------------------
+
+def attack_offers(table: Table) -> None:
+    """An accept of an undone offer's number, an accept naming other terms, and bait and switch."""
+    banker, ann, bob = table.banker, table.ann, table.bob
+    if not banker.me()["banker"]:
+        banker.post("/api/banker", {"pin": PIN})
+    cy = table.join("Cy", "127.0.0.6")
+    for player, deed in (("Bob", "boardwalk"), ("Ann", "baltic")):
+        if banker.act({"action": "buy", "player": player, "property": deed}).status != 200:
+            raise AttackFailed(f"the banker could not sell {deed} to {player}")
+
+    def offer(who: Phone, **trade: Any) -> dict[str, Any]:
+        answer = who.post("/api/trades", {"to": "Bob", **trade})
+        if answer.status != 200:
+            raise AttackFailed(f"a trade offer answered {answer.status}: {answer.text[:200]}")
+        made: dict[str, Any] = answer.json()["proposal"]
+        return made
+
+    # Ann offers $500 for Boardwalk; the offer is undone; Cy offers $1 for it; Bob accepts what he was shown.
+    shown = offer(ann, **{"from": "Ann", "give": {"cash": 500}, "take": {"properties": ["boardwalk"]}})
+    if banker.act({"action": "undo"}).status != 200:
+        raise AttackFailed("the banker could not undo the offer")
+    other = offer(cy, **{"from": "Cy", "give": {"cash": 1}, "take": {"properties": ["boardwalk"]}})
+    if other["id"] == shown["id"]:
+        raise AttackFailed(f"an undone offer's number #{shown['id']} was given to another offer")
+    refused(table, lambda: bob.post(f"/api/trades/{shown['id']}/accept", {"terms": shown.get("terms", "")}),
+            "an accept of an undone offer's number")
+    refused(table, lambda: bob.post(f"/api/trades/{other['id']}/accept", {"terms": "0" * 16}),
+            "an accept naming other terms than the offer's")
+    # Bait and switch: Ann offers Baltic, then mortgages it before Bob accepts.
+    bait = offer(ann, **{"from": "Ann", "give": {"properties": ["baltic"]}, "take": {"cash": 60}})
+    if ann.act({"action": "mortgage", "player": "Ann", "property": "baltic"}).status != 200:
+        raise AttackFailed("Ann could not mortgage Baltic")
+    refused(table, lambda: bob.post(f"/api/trades/{bait['id']}/accept", {"terms": bait.get("terms", "")}),
+            "an accept of an offered deed mortgaged since")
+
+
+# --- 14. the second round: the banker role under a race ------------------------------------------------
+
+def attack_role_race(table: Table, rounds: int = 8) -> None:
+    """A copy of a watcher's cookie made before it typed the PIN; copies of a banker's cookie acting while
+    another banker changes the PIN."""
+    watcher = table.join(None, "127.0.0.5")
+    fixed = watcher.copy()
+    fixed.source = "127.0.0.65"
+    if watcher.post("/api/banker", {"pin": PIN}).status != 200 or not watcher.me()["banker"]:
+        raise AttackFailed("the right PIN did not make the watcher the banker")
+    if fixed.me()["banker"]:
+        raise AttackFailed("a copy of a watcher's cookie made before it typed the PIN is the banker")
+    refused(table, lambda: fixed.act({"action": "collect", "player": "Ann", "amount": 1000}),
+            "a fixed cookie collected $1,000")
+    late_actions = []
+    for round_ in range(rounds):
+        pin = f"9753{round_}"
+        old = table.join(None, f"127.0.8.{round_ + 1}")
+        old.post("/api/banker", {"pin": PIN})
+        copies = [old.copy() for _ in range(4)]
+        for i, copy in enumerate(copies):
+            copy.source = f"127.0.8.{100 + 10 * round_ + i}"
+        changed = threading.Event()
+        after = [0]
+        late: list[int] = []
+
+        def hammer(p: Phone, worker: int, late: list[int] = late, changed: threading.Event = changed,
+                   after: list[int] = after) -> None:
+            for n in range(60):
+                try:
+                    answer = p.act({"action": "collect", "player": "Ann", "amount": 1 + (worker * 100 + n) % 97,
+                                    "again": True})
+                except OSError:
+                    continue
+                if answer.status == 200 and changed.is_set() and answer.json()["seq"] > after[0]:
+                    late.append(answer.json()["seq"])
+                if answer.status == 403:
+                    return
+
+        threads = [threading.Thread(target=hammer, args=(p, i)) for i, p in enumerate(copies)]
+        for t in threads:
+            t.start()
+        time.sleep(0.05)
+        if table.banker.post("/api/banker/pin", {"pin": pin}).status != 200:
+            raise AttackFailed("the banker could not change the PIN")
+        after[0] = table.banker.get("/api/state").json()["seq"]
+        changed.set()
+        for t in threads:
+            t.join(60)
+        if old.me()["banker"]:
+            raise AttackFailed("a banker kept the role after a new PIN")
+        table.banker.post("/api/banker/pin", {"pin": PIN})
+        late_actions.append(late)
+    COUNTS.figures["role_race_rounds_with_late_actions"] = sum(1 for late in late_actions if late)
+    if any(late_actions):
+        raise AttackFailed(f"banker actions applied after the PIN change answered: {late_actions}")
+
+
+def attack_first_pin(tmp: Path, rounds: int = 2) -> None:
+    """Six phones set the first PIN of a fresh table at the same moment: one is the banker."""
+    for round_ in range(rounds):
+        program = Program(tmp / f"first-pin-{round_}")
+        program.start()
+        try:
+            phones = []
+            for i in range(6):
+                p = Phone(program.port, f"127.0.9.{10 * round_ + i + 1}")
+                p.me()
+                if p.post("/api/join", {"code": program.code, "player": None}, key=None).status != 200:
+                    raise AttackFailed("a phone could not join a fresh table")
+                p.me()
+                phones.append(p)
+            pins = [f"{round_}{i}{i}{i}7" for i in range(6)]
+            statuses = concurrent([lambda p=p, pin=pin: p.post("/api/banker/pin", {"pin": pin})  # type: ignore[misc]
+                                   for p, pin in zip(phones, pins, strict=True)])
+            bankers = [i for i, p in enumerate(phones) if p.me()["banker"]]
+            if statuses.count(200) != 1 or len(bankers) != 1 or statuses[bankers[0]] != 200:
+                raise AttackFailed(f"six phones set the first PIN at once: statuses {statuses}, "
+                                   f"{len(bankers)} hold the role")
+            check = Phone(program.port, "127.0.9.200")
+            check.me()
+            check.post("/api/join", {"code": program.code, "player": None}, key=None)
+            check.me()
+            if check.post("/api/banker", {"pin": pins[bankers[0]]}).status != 200:
+                raise AttackFailed("the phone that holds the role does not know the PIN that was kept")
+        finally:
+            program.stop()
+
+
 # --- running -------------------------------------------------------------------------------------------------
 
 ATTACKS: dict[str, Callable[[Table], None]] = {
     "table": attack_table, "slowloris": attack_slowloris, "streams": attack_streams,
     "banker_role": attack_banker_role, "limiter": attack_limiter, "rebinding": attack_rebinding,
     "500s": attack_500s, "inputs": attack_inputs, "unjoined": attack_unjoined, "damaged_row": attack_damaged_row,
+    "ask_table": attack_ask_table, "typed": attack_typed, "offers": attack_offers, "role_race": attack_role_race,
 }
 
 
@@ -739,16 +934,19 @@ def running_table(data_dir: Path) -> Iterator[Table]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", nargs="*", choices=[*ATTACKS, "startup", "spray"], help="run only these")
+    parser.add_argument("--only", nargs="*", choices=[*ATTACKS, "startup", "first_pin", "spray"],
+                        help="run only these")
     parser.add_argument("--spray", action="store_true", help="also spray 10,050 addresses at the limiter (slow)")
     args = parser.parse_args(argv)
-    chosen = args.only or [*ATTACKS, "startup", *(["spray"] if args.spray else [])]
+    chosen = args.only or [*ATTACKS, "startup", "first_pin", *(["spray"] if args.spray else [])]
     with tempfile.TemporaryDirectory() as tmp:
         for name in chosen:
             started = time.monotonic()
             try:
                 if name == "startup":
                     attack_startup(Path(tmp) / "startup")
+                elif name == "first_pin":
+                    attack_first_pin(Path(tmp) / "first_pin")
                 else:
                     with running_table(Path(tmp) / name) as table:
                         (spray if name == "spray" else ATTACKS[name])(table)
