@@ -178,6 +178,7 @@ class TableLoop:
             self.speech_settings = SpeechSettings.from_json(self.journal.setting(SPEECH_SETTING),
                                                             speech or SpeechSettings())
         self._games_cache: tuple[tuple[int | None, int | None], list[Any]] | None = None
+        self._labels_cache: tuple[tuple[int, str, tuple[int, ...]], tuple[tuple[int, str], ...]] | None = None
         self._beeps: list[str] = []
         """Beeps of the input being handled, sounded once its frame is on the display."""
         self.can_switch_off = can_switch_off
@@ -197,8 +198,19 @@ class TableLoop:
             self._games_cache = (key, self.journal.games())
         return self._games_cache[1]
 
+    def _game_labels(self) -> tuple[tuple[int, str], ...]:
+        """Each saved game's id and label (:func:`game_label`), made again only when the games, the
+        language or the day changed: every tap reads them for its context, and a Zero 2 W took about
+        1 ms a tap making them."""
+        games = self._games()
+        now = time.time()
+        key = (id(games), self.language, time.localtime(now)[:3])
+        if self._labels_cache is None or self._labels_cache[0] != key:
+            self._labels_cache = (key, tuple((info.id, game_label(info, self.language, now)) for info in games))
+        return self._labels_cache[1]
+
     def context(self) -> g.Context:
-        games = tuple((info.id, game_label(info, self.language, time.time())) for info in self._games())
+        games = self._game_labels()
         return g.Context(
             game=self.session.state,
             now=self.clock(),

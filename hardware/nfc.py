@@ -163,7 +163,7 @@ def _air_time(whole_bytes: int, last_bits: int) -> float:
     return bits * _BIT_S
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class _Status:
     """One look at the chip: the registers of :data:`_LOOK_REGISTERS` (and of :data:`_HEALTH_REGISTERS`
     when ``health``), then the FIFO bytes read after them."""

@@ -135,8 +135,13 @@ def pack_pages(image: Image.Image) -> list[bytes]:
 def page_order(view: ScreenView) -> tuple[int, ...]:
     """The pages of the panel's RAM in the order the view is read (:func:`hardware.display.reading_order`):
     each part's pages, the first part's first."""
+    return pages_of(reading_order(view))
+
+
+def pages_of(regions: tuple[tuple[int, int, int, int], ...]) -> tuple[int, ...]:
+    """The pages of the panel's RAM that ``regions`` (top, bottom, left, right) cover, in their order."""
     pages: list[int] = []
-    for top, bottom, _left, _right in reading_order(view):
+    for top, bottom, _left, _right in regions:
         for page in range(top // 8, bottom // 8 + 1):
             if page not in pages:
                 pages.append(page)
@@ -320,7 +325,7 @@ class Oled:
             DisplayError: the display stopped answering.
         """
         regions = reading_order(view)
-        self.show_image(render_view(view), order=page_order(view), first=regions[0] if regions else None)
+        self.show_image(render_view(view), order=pages_of(regions), first=regions[0] if regions else None)
         self.last_view = view
 
     def show_image(self, image: Image.Image, *, order: tuple[int, ...] = (),

@@ -39,14 +39,15 @@ REMOVE_AFTER_S = 0.6
 """Seconds without the card before it counts as taken away (readers that are not exact)."""
 SAME_CARD_COOLDOWN_S = 1.0
 """The same card on the same reader within this many seconds of its tap does not tap again."""
-POLL_INTERVAL_S = 0.0045
+POLL_INTERVAL_S = 0.005
 """A polling round starts this long after the one before (at once when a read made a round longer).
 An empty poll is one SPI message with the kernel's wait for the card inside (hardware/nfc.py): four
 empty readers take ≈2.3 ms of a round on a Pi Zero 2 W, most of it asleep. A card is read at most one
-round and its own read (≈4 ms for a 7-byte NTAG) after it lands. 4.5 ms keeps the polling CPU of a
-Zero 2 W under a quarter of one core (``banker bench --table``: 4 ms took 25 %). It was a 15 ms pause
-(a 25 ms round), then a 4 ms pause after the four polls (a 10 ms round, 14 ms on a Pi), before tap to
-glass was measured on a Pi's terms."""
+round and its own read (≈5 ms for a 7-byte NTAG on a Zero 2 W) after it lands. 5 ms keeps the polling
+CPU of a Zero 2 W under a quarter of one core with room for a busy machine's noise (``banker bench
+--table``: 4.5 ms took 23-26 %, 5 ms 21-24 %). It was a 15 ms pause (a 25 ms round), then a 4 ms pause
+after the four polls (a 10 ms round, 14 ms on a Pi), then a 4.5 ms round, before tap to glass was
+measured on a Pi's terms."""
 IDLE_AFTER_S = 120.0
 """Nobody has tapped or pressed anything for this long: the table polls at :data:`IDLE_INTERVAL_S`."""
 IDLE_INTERVAL_S = 0.05
@@ -170,13 +171,16 @@ class TagReaderHub:
                     uid = None
                     if new and self.on_fault is not None:
                         self.on_fault(index, error)
+                    now = self._clock()
                 else:
-                    self.last_good[index] = self._clock()
+                    now = self.last_good[index] = self._clock()
                     busy = uid is None and bool(getattr(reader, "field_busy", False))
-                    if self.faults.pop(index, None) is not None:
+                    if self.faults and self.faults.pop(index, None) is not None:
                         log.warning("reader %d answers again", index)
+                if uid is None and self._presence[index].uid is None:
+                    continue  # the common case, an empty reader that was empty: nothing to debounce
                 exact = bool(getattr(reader, "exact", False))
-                tap = self._debounce(index, uid, busy=busy, exact=exact)
+                tap = self._debounce(index, uid, busy=busy, exact=exact, now=now)
                 if tap is not None:
                     self._touched = tap.at
                     found.append(tap)
@@ -209,9 +213,10 @@ class TagReaderHub:
                 with contextlib.suppress(queue.Empty):
                     self.removals.get_nowait()
 
-    def _debounce(self, index: int, uid: bytes | None, *, busy: bool = False, exact: bool = False) -> Tap | None:
+    def _debounce(self, index: int, uid: bytes | None, *, busy: bool = False, exact: bool = False,
+                  now: float | None = None) -> Tap | None:
         presence = self._presence[index]
-        now = self._clock()
+        now = self._clock() if now is None else now
         if uid is None:
             if presence.uid is None:
                 return None
