@@ -295,8 +295,8 @@ class Check:
         except HardwareError as error:
             yield failed(self.t("part_display"), error, self.language)
             return
-        yield Result(self.t("part_display"), True,
-                     self.t("pattern_taken", chip=settings.chip.upper(), address=f"0x{settings.address:02X}"))
+        address = f"0x{settings.address:02X}" if settings.interface == "i2c" else getattr(display, "where", "SPI")
+        yield Result(self.t("part_display"), True, self.t("pattern_taken", chip=settings.chip.upper(), address=address))
 
     def picture_seen(self) -> Iterator[Result]:
         """Ask whoever looks at the panel: the bus acknowledging is not the picture being right (the

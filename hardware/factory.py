@@ -33,7 +33,7 @@ from hardware.absent import RETRY_S, AbsentControls, AbsentDisplay, AbsentReader
 from hardware.controls import STUCK_S, ControlPins, GpioControls, SimulatedControls, make_pin_factory
 from hardware.errors import HardwareError
 from hardware.nfc import DEFAULT_RST_PIN, DEFAULT_SPEED_HZ, RX_GAINS, Mfrc522Reader
-from hardware.oled import Oled, OledChip, SimulatedDisplay, open_luma_device
+from hardware.oled import Oled, OledChip, SimulatedDisplay, SpiWiring, open_luma_device
 from hardware.pimodel import PiCosts
 from hardware.protocols import Controls, Display, TagReader
 from hardware.speaker import EspeakSpeaker, SimulatedSpeaker, Speaker, SpeakerConfig
@@ -59,6 +59,12 @@ SPI_PINS = {
 CHIP_SELECT_PINS = {(0, 0): 8, (0, 1): 7, (1, 0): 18, (1, 1): 17, (1, 2): 16}
 """BCM pin of each chip select (SPI1 with ``dtoverlay=spi1-2cs``/``spi1-3cs`` defaults)."""
 I2C1_PINS = {"I²C SDA": 2, "I²C SCL": 3}
+DISPLAY_SPI_HZ = (500_000, 1_000_000, 2_000_000, 4_000_000, 8_000_000)
+"""The SPI clocks luma.core's ``spi`` takes (it asserts one of a list) up to 10 MHz."""
+SPI_HZ_MAX = {"ssd1306": 8_000_000, "sh1106": 2_000_000}
+"""The fastest of :data:`DISPLAY_SPI_HZ` each controller takes: the SSD1306's serial clock cycle is at least
+100 ns (its datasheet's 4-wire SPI timing: 10 MHz); the SH1106's SPI is limited to 2 MHz by its datasheet (as
+Linux's ssd130x driver, drivers/gpu/drm/solomon, has it since it supports the SH1106)."""
 
 
 @dataclass(frozen=True)
@@ -77,7 +83,8 @@ class ReaderConfig:
 
 @dataclass(frozen=True)
 class DisplayConfig:
-    """The OLED: controller, I²C port and address, rotation (0 or 2), SH1106 column offset."""
+    """The OLED: controller, I²C port and address (or its SPI wiring), rotation (0 or 2), SH1106 column
+    offset."""
 
     chip: OledChip = "sh1106"
     port: int = 1
@@ -89,6 +96,27 @@ class DisplayConfig:
     """The I²C clock the Pi runs (``dtparam=i2c_arm_baudrate`` in config.txt; firmware/install.sh sets
     400000, or 1000000 with ``--i2c-hz 1000000``). The program cannot change it; the emulated panel
     times its frames by it."""
+    interface: Literal["i2c", "spi"] = "i2c"
+    """``i2c``: the 4-pin modules (SDA, SCL). ``spi``: the 7-pin ones (CS, D/C, RES, SCK, MOSI), a frame
+    in about a millisecond at 8 MHz instead of 23 ms at 400 kHz (hardware/README.md, "An OLED on SPI")."""
+    spi_bus: int = 1
+    """With ``spi``: the SPI controller; SPI1, whose SCK and MOSI the readers 2 and 3 share."""
+    spi_device: int = 2
+    """With ``spi``: the chip select; SPI1 CE2 is GPIO16 (``dtoverlay=spi1-3cs``)."""
+    dc_pin: int = 22
+    """With ``spi``: the GPIO of the D/C line (low: commands, high: display data)."""
+    reset_pin: int | None = 27
+    """With ``spi``: the GPIO of the RES line (``None``: RES tied to 3.3 V)."""
+    spi_hz: int | None = None
+    """With ``spi``: the SPI clock; ``None``: the chip's fastest of :data:`DISPLAY_SPI_HZ`, 8 MHz for the
+    SSD1306 (its serial clock cycle is at least 100 ns: 10 MHz), 2 MHz for the SH1106 (its datasheet's
+    limit, as Linux's ssd130x driver has it)."""
+
+    def spi_clock_hz(self) -> int:
+        """The SPI clock the panel is driven at (see :attr:`spi_hz`)."""
+        if self.spi_hz is not None:
+            return self.spi_hz
+        return SPI_HZ_MAX[self.chip]
 
 
 @dataclass(frozen=True)
@@ -168,9 +196,30 @@ class TableConfig:
                 raise ValueError(f"GPIO{pin} is assigned to both {used[pin]} and {role}")
             used[pin] = role
 
-        if self.display.port == 1:
+        display = self.display
+        if display.interface not in ("i2c", "spi"):
+            raise ValueError(f"display interface is 'i2c' or 'spi', not {display.interface!r}")
+        if display.interface == "i2c" and display.port == 1:
             for role, pin in I2C1_PINS.items():
                 claim(pin, role)
+        if display.interface == "spi":
+            where = (display.spi_bus, display.spi_device)
+            if where not in CHIP_SELECT_PINS:
+                raise ValueError(f"display: no chip select SPI{where[0]} CE{where[1]} "
+                                 "(use SPI0 CE0/CE1 and SPI1 CE0/CE1/CE2)")
+            if where in {(reader.bus, reader.device) for reader in self.readers}:
+                raise ValueError(f"the display and a reader on one chip select, SPI{where[0]} CE{where[1]}")
+            allowed = tuple(hz for hz in DISPLAY_SPI_HZ if hz <= SPI_HZ_MAX[display.chip])
+            if display.spi_clock_hz() not in allowed:
+                raise ValueError(f"display: spi_hz of an {display.chip.upper()} is one of {allowed} (luma's clocks up "
+                                 f"to the controller's limit), not {display.spi_hz}")
+            for role, pin in SPI_PINS[display.spi_bus].items():
+                if "MISO" not in role:
+                    claim(pin, role)
+            claim(CHIP_SELECT_PINS[where], f"OLED chip select SPI{where[0]} CE{where[1]}")
+            claim(display.dc_pin, "OLED D/C")
+            if display.reset_pin is not None:
+                claim(display.reset_pin, "OLED reset")
         seen = set()
         for index, reader in enumerate(self.readers):
             key = (reader.bus, reader.device)
@@ -248,6 +297,8 @@ class Emulation:
     unplugged: dict[str, Any] = field(default_factory=dict)
     """The parts left out (``absent``), by name: ``"reader:1"`` → ``((bus, device), chip)``,
     ``"display"`` → ``(address, panel)``."""
+    spi_panel: Any = None
+    """The display's :class:`~hardware.emulator.OledPanel` when it is wired to SPI (``interface = "spi"``)."""
 
     def connect(self, part: str) -> None:
         """Plug in a part that was left out: the table opens it at its next attempt.
@@ -270,6 +321,8 @@ class Emulation:
 
     @property
     def panel(self) -> Any:
+        if self.spi_panel is not None:
+            return self.spi_panel
         return next(iter(self.i2c.panels.values()))
 
 
@@ -565,6 +618,10 @@ def _open_readers(config: TableConfig, stack: contextlib.ExitStack,
 
 def _open_oled(config: TableConfig, bus: Any | None = None) -> Oled:
     settings = config.display
+    spi = None
+    if settings.interface == "spi":
+        spi = SpiWiring(settings.spi_bus, settings.spi_device, settings.dc_pin, settings.reset_pin,
+                        settings.spi_clock_hz())
     device = open_luma_device(
         chip=settings.chip,
         port=settings.port,
@@ -572,9 +629,11 @@ def _open_oled(config: TableConfig, bus: Any | None = None) -> Oled:
         rotate=settings.rotate,
         bus=bus,
         page_address_offset=settings.page_address_offset,
+        spi=spi,
     )
     return Oled(
-        device=device, chip=settings.chip, port=settings.port, address=settings.address, contrast=settings.contrast
+        device=device, chip=settings.chip, port=settings.port, address=settings.address, contrast=settings.contrast,
+        spi=spi,
     )
 
 
@@ -589,6 +648,7 @@ def _open_emulated(config: TableConfig, stack: contextlib.ExitStack, absent: Seq
         FakeSpiBus,
         Mfrc522Chip,
         OledPanel,
+        SpiOledPanel,
         emulated_pi,
         managed_smbus2,
     )
@@ -618,7 +678,13 @@ def _open_emulated(config: TableConfig, stack: contextlib.ExitStack, absent: Seq
     stack.enter_context(emulated_pi(spi, gpio))
     settings = config.display
     panel = OledPanel(settings.chip, column_offset=settings.page_address_offset if settings.chip == "sh1106" else 0)
-    i2c = FakeI2cBus({} if "display" in absent else {settings.address: panel}, clock=spi.clock,
+    if settings.interface == "spi":
+        wired = SpiOledPanel(panel, gpio.levels, settings.dc_pin, speed_hz=settings.spi_clock_hz())
+        spi.attach(settings.spi_bus, settings.spi_device, None if "display" in absent else wired)
+        if settings.reset_pin is not None:
+            gpio.wire(settings.reset_pin, wired.set_reset_level)
+    i2c = FakeI2cBus({} if "display" in absent or settings.interface == "spi" else {settings.address: panel},
+                     clock=spi.clock,
                      clock_hz=settings.bus_hz,
                      transaction_overhead_s=pi_costs.i2c_transaction_s if pi_costs is not None else 0.0)
     if "display" in absent:
@@ -638,7 +704,8 @@ def _open_emulated(config: TableConfig, stack: contextlib.ExitStack, absent: Seq
         controls = GpioControls(config.controls, pin_factory=factory, hold_time=config.hold_time_s,
                                 stuck_time=config.stuck_time_s)
         stack.callback(controls.close)
-        emulation = Emulation(chips=chips, spi=spi, i2c=i2c, pin_factory=factory, gpio=gpio, unplugged=unplugged)
+        emulation = Emulation(chips=chips, spi=spi, i2c=i2c, pin_factory=factory, gpio=gpio, unplugged=unplugged,
+                              spi_panel=panel if settings.interface == "spi" else None)
         speaker = SimulatedSpeaker() if config.speaker is not None else None
         return Table("emulated", readers, hub, display, controls, emulation, speaker=speaker)
 

@@ -25,6 +25,7 @@ import re
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
@@ -148,6 +149,9 @@ def pages_of(regions: tuple[tuple[int, int, int, int], ...]) -> tuple[int, ...]:
     return tuple(pages)
 
 
+SPI_WINDOW_OVERHEAD_S = 200e-6
+"""What one more window costs on SPI besides its bytes, on a Pi Zero 2 W: two system calls (hardware/pimodel.py:
+60 µs each), two writes of the D/C line and luma's Python around them."""
 I2C_RDWR_MAX_MESSAGES = 42
 """linux/i2c-dev.h: I2C_RDWR_IOCTL_MAX_MSGS, the most messages one I2C_RDWR call takes."""
 RUN_GAP = 8
@@ -183,6 +187,52 @@ def _bus_name(port: int, address: int) -> str:
     return f"I²C bus {port} (/dev/i2c-{port}) address 0x{address:02X}"
 
 
+@dataclass(frozen=True)
+class SpiWiring:
+    """An OLED module on SPI: its controller and chip select, and the GPIOs of its D/C and RES lines."""
+
+    bus: int = 1
+    device: int = 2
+    dc_pin: int = 22
+    reset_pin: int | None = 27
+    speed_hz: int = 8_000_000
+
+    def name(self) -> str:
+        return f"SPI{self.bus} CE{self.device} (/dev/spidev{self.bus}.{self.device}), D/C GPIO{self.dc_pin}"
+
+
+def _open_spi_serial(spi: SpiWiring, name: str) -> Any:
+    """luma's SPI interface for ``spi`` (it drives D/C and RES with RPi.GPIO, in BCM numbers).
+
+    Raises:
+        DisplayError: the SPI device does not exist, or it or the GPIOs are not permitted.
+    """
+    import luma.core.error  # type: ignore[import-untyped]
+    from luma.core.interface.serial import spi as luma_spi  # type: ignore[import-untyped]
+
+    where = spi.name()
+    try:
+        return luma_spi(port=spi.bus, device=spi.device, gpio_DC=spi.dc_pin, gpio_RST=spi.reset_pin,
+                        bus_speed_hz=spi.speed_hz)
+    except luma.core.error.DeviceNotFoundError as error:
+        overlay = "dtparam=spi=on" if spi.bus == 0 else f"dtoverlay=spi{spi.bus}-3cs"
+        raise DisplayError(
+            name, where, f"the SPI device does not exist ({error})",
+            f"enable it: {overlay} in /boot/firmware/config.txt, reboot, and check that "
+            f"ls /dev/spidev{spi.bus}.{spi.device} lists it",
+            lasting=True, key="no_spi_display", fix_key="spi_display_enable",
+            values={"error": str(error), "overlay": overlay, "bus": spi.bus, "device": spi.device}, part="display",
+        ) from error
+    except (PermissionError, RuntimeError) as error:
+        raise DisplayError(
+            name, where, f"the SPI device or its D/C and RES pins cannot be used ({error})",
+            "add the user to the spi and gpio groups (sudo usermod -aG spi,gpio $USER, then log in again; in the "
+            "systemd unit: SupplementaryGroups=gpio spi i2c)",
+            lasting=True, key="spi_display_denied", fix_key="spi_permission_fix", values={"error": str(error)},
+            part="display",
+        ) from error
+
+
 def open_luma_device(
     *,
     chip: OledChip = "sh1106",
@@ -191,8 +241,10 @@ def open_luma_device(
     rotate: int = 0,
     bus: Any | None = None,
     page_address_offset: int = 2,
+    spi: SpiWiring | None = None,
 ) -> Any:
-    """Construct the luma.oled driver for the module on the I²C bus; it initialises the panel.
+    """Construct the luma.oled driver for the module on the I²C bus (or on SPI, ``spi``); it initialises
+    the panel.
 
     ``bus`` is an already open smbus-like object (then luma sends 32-byte blocks); ``None`` lets
     luma open ``/dev/i2c-<port>`` with smbus2 and send a frame in one transaction, as on the Pi.
@@ -209,11 +261,17 @@ def open_luma_device(
         raise ValueError(f"not a 7-bit I²C device address: 0x{address:02X}")
     if rotate not in (0, 2):
         raise ValueError(f"rotate is 0 or 2 (upside down) for a landscape 128×64 screen, not {rotate}")
-    import luma.core.error  # type: ignore[import-untyped]
-    from luma.core.interface.serial import i2c  # type: ignore[import-untyped]
+    import luma.core.error
+    from luma.core.interface.serial import i2c
     from luma.oled.device import sh1106, ssd1306  # type: ignore[import-untyped]
 
     name = f"OLED display ({chip.upper()})"
+    if spi is not None:
+        serial = _open_spi_serial(spi, name)
+        # Nothing answers on SPI (the controller has no MISO): a missing display is only seen on the glass.
+        if chip == "sh1106":
+            return sh1106(serial, width=WIDTH, height=HEIGHT, rotate=rotate, page_address_offset=page_address_offset)
+        return ssd1306(serial, width=WIDTH, height=HEIGHT, rotate=rotate)
     where = _bus_name(port, address)
     try:
         serial = i2c(bus=bus, port=port, address=address)
@@ -282,14 +340,17 @@ class Oled:
         whole_s: float | None = WHOLE_S,
         reopen: Callable[[Any], Any] | None = reinitialised,
         clock: Callable[[], float] = time.monotonic,
+        spi: SpiWiring | None = None,
     ) -> None:
         self.name = f"OLED display ({chip.upper()})"
-        self.where = _bus_name(port, address)
+        self.where = spi.name() if spi is not None else _bus_name(port, address)
+        self.spi = spi
+        """How the panel is wired to SPI, or ``None`` on I²C."""
         import luma.core.error
 
         self._bus_errors: tuple[type[BaseException], ...] = (OSError, luma.core.error.Error)
         if device is None:
-            device = open_luma_device(chip=chip, port=port, address=address, rotate=rotate)
+            device = open_luma_device(chip=chip, port=port, address=address, rotate=rotate, spi=spi)
         self.device = device
         self.refresh_s = refresh_s
         """Seconds between two sends of the init sequence (``None``: never)."""
@@ -410,7 +471,7 @@ class Oled:
             top, bottom, left, right = self._on_panel(first)
             for index in range(max(0, top // 8), min(len(pages) - 1, bottom // 8) + 1):
                 windows += self._runs(index, ram[index], pages[index], left, right)
-            self._write_windows(windows)  # on the wire before the rest is even worked out
+            self._write_windows(windows, pages)  # on the wire before the rest is even worked out
         if getattr(self.device, "rotate", 0) == 2:
             order = tuple(len(pages) - 1 - page for page in order)
         sequence = [*dict.fromkeys(page for page in order if 0 <= page < len(pages)),
@@ -418,7 +479,7 @@ class Oled:
         rest: list[tuple[int, int, bytes]] = []
         for index in sequence:
             rest += self._runs(index, ram[index], pages[index], 0, len(pages[index]) - 1)
-        self._write_windows(rest)
+        self._write_windows(rest, pages)
         self._ram = pages
         self.bytes_sent = sum(len(data) for _, _, data in windows + rest)
 
@@ -434,7 +495,14 @@ class Oled:
         """The windows (page, column, bytes) that bring page ``index`` between columns ``left`` and
         ``right`` from what the panel holds (``held``, updated) to ``page``."""
         windows = []
-        for low, high in changed_runs(bytes(held[left : right + 1]), page[left : right + 1]):
+        old = bytes(held[left : right + 1])
+        if self.spi is not None:
+            # On SPI a window costs far more than the bytes between two changes: one window a page.
+            span = changed_span(old, page[left : right + 1])
+            runs = [] if span is None else [span]
+        else:
+            runs = changed_runs(old, page[left : right + 1])
+        for low, high in runs:
             low, high = low + left, high + left
             windows.append((index, low, page[low : high + 1]))
             held[low : high + 1] = page[low : high + 1]
@@ -448,15 +516,19 @@ class Oled:
         address = self.device._page_address_offset + column
         return [0xB0 | index, address & 0x0F, 0x10 | address >> 4]  # page, low and high column
 
-    def _write_windows(self, windows: list[tuple[int, int, bytes]]) -> None:
+    def _write_windows(self, windows: list[tuple[int, int, bytes]], pages: list[bytes] | None = None) -> None:
         """Write the windows: on the managed smbus2 bus the Pi uses, as one ``i2c_rdwr`` of all their
         messages (a command write and a data write each, a repeated START between them: one system call
-        instead of two a window, I2C_RDWR in linux/i2c-dev.h, up to 42 messages a call); on another bus
-        through luma's command and data calls."""
+        instead of two a window, I2C_RDWR in linux/i2c-dev.h, up to 42 messages a call); on SPI an
+        SSD1306's windows as one rectangle of ``pages`` when that costs less (:meth:`_write_spi`); on
+        another bus through luma's command and data calls."""
         if not windows:
             return
+        if self.spi is not None and pages is not None and type(self.device).__name__ == "ssd1306":
+            self._write_spi(windows, pages)
+            return
         serial = getattr(self.device, "_serial_interface", None)
-        if serial is None or not getattr(serial, "_managed", False):
+        if serial is None or not getattr(serial, "_managed", False) or not hasattr(serial, "_i2c_msg_write"):
             for index, column, data in windows:
                 self.device.command(*self._window_command(index, column, len(data)))
                 self.device.data(list(data))
@@ -469,6 +541,25 @@ class Oled:
             messages.append(write(address, b"\x40" + data))
         for start in range(0, len(messages), I2C_RDWR_MAX_MESSAGES):
             serial._bus.i2c_rdwr(*messages[start : start + I2C_RDWR_MAX_MESSAGES])
+
+    def _write_spi(self, windows: list[tuple[int, int, bytes]], pages: list[bytes]) -> None:
+        """An SSD1306 on SPI: the windows (page, column, bytes) as one rectangle of the new ``pages``
+        (horizontal addressing takes it in order) when its bytes cost less than a window each: a window
+        is a command and a data write, two system calls and two writes of the D/C line, about
+        :data:`SPI_WINDOW_OVERHEAD_S` on a Pi, while a byte at 8 MHz is 1 µs."""
+        assert self.spi is not None
+        overhead = SPI_WINDOW_OVERHEAD_S * self.spi.speed_hz / 8
+        top, bottom = min(w[0] for w in windows), max(w[0] for w in windows)
+        left, right = min(w[1] for w in windows), max(w[1] + len(w[2]) - 1 for w in windows)
+        joined = (bottom - top + 1) * (right - left + 1) + overhead
+        if len(windows) > 1 and joined < sum(len(w[2]) + overhead for w in windows):
+            start = self.device._colstart
+            self.device.command(0x21, start + left, start + right, 0x22, top, bottom)  # COLUMNADDR, PAGEADDR
+            self.device.data([byte for page in pages[top : bottom + 1] for byte in page[left : right + 1]])
+            return
+        for index, column, data in windows:
+            self.device.command(*self._window_command(index, column, len(data)))
+            self.device.data(list(data))
 
     def _send_ssd1306(self, pages: list[bytes], spans: list[tuple[int, int] | None],
                       sequence: list[int] | None = None) -> None:

@@ -76,15 +76,17 @@ class FakeGpio:
     def input(self, channel: int) -> int:
         return self.levels.get(channel, 0)
 
-    def cleanup(self, channel: int | None = None) -> None:
+    def cleanup(self, channel: int | list[int] | tuple[int, ...] | None = None) -> None:
+        """All channels, one, or a list of them (as RPi.GPIO takes: luma's SPI interface passes its D/C and RES)."""
         self.cleanups += 1
         if channel is None:
             self.directions.clear()
             self.levels.clear()
             self.mode = None
-        else:
-            self.directions.pop(channel, None)
-            self.levels.pop(channel, None)
+            return
+        for each in (channel,) if isinstance(channel, int) else channel:
+            self.directions.pop(each, None)
+            self.levels.pop(each, None)
 
     def module(self) -> types.ModuleType:
         """A module object that can stand in for ``RPi.GPIO`` in ``sys.modules``."""

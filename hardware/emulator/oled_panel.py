@@ -201,6 +201,51 @@ class OledPanel:
         return image
 
 
+class SpiOledPanel:
+    """An :class:`OledPanel` wired to SPI (the 7-pin modules: CS, D/C, RES, SCK, MOSI): what the SPI bus
+    sends while the D/C line is low is commands, while it is high display data (SSD1306 datasheet 8.1.3,
+    "MCU Serial Interface (4-wire SPI)": D/C# is sampled on the eighth clock of each byte; SH1106: A0 the
+    same). The controller answers nothing (it has no MISO). A low on RES resets it: switched off, its
+    RAM not kept.
+
+    Attached to a :class:`~.fake_spidev.FakeSpiBus` at its chip select, on the bus's clock: a transfer
+    reaches it once the bus has moved its clock past the transfer's bits, and each byte arrives
+    ``8 / speed_hz`` after the one before (:attr:`OledPanel.written` logs when a page took its last
+    byte, as on the I²C bus).
+    """
+
+    def __init__(self, panel: OledPanel, levels: dict[int, int], dc_pin: int, *, speed_hz: int = 8_000_000) -> None:
+        self.panel = panel
+        self.levels = levels
+        """The GPIO output levels (a :class:`~.fake_gpio.FakeGpio`'s ``levels``): the D/C line is read there."""
+        self.dc_pin = dc_pin
+        self.speed_hz = speed_hz
+        self.clock: Any = None
+        """Set by :meth:`~.fake_spidev.FakeSpiBus.attach`."""
+        self.bytes_received = 0
+
+    def set_reset_level(self, level: int) -> None:
+        """The RES line: low resets the controller."""
+        if not level:
+            self.panel.power_cycle()
+
+    def spi_transfer(self, data: list[int]) -> list[int]:
+        control = 0x40 if self.levels.get(self.dc_pin) else 0x00
+        self.bytes_received += len(data)
+        if self.clock is None:
+            self.panel.receive(bytes([control, *data]))
+        else:
+            end = float(self.clock.monotonic())
+            count, byte_s = len(data), 8 / self.speed_hz
+
+            def arrivals(index: int) -> float:
+                # Payload index 1 is the transfer's first byte; the bus's clock is at the end of its last.
+                return end - (count - index) * byte_s
+
+            self.panel.receive(bytes([control, *data]), arrivals)
+        return [0] * len(data)
+
+
 @dataclass
 class I2cTransaction:
     """One write on the wire: the 7-bit address and the bytes after it (control byte included)."""

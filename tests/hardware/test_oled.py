@@ -400,3 +400,41 @@ def test_the_wire_time_of_a_frame_is_on_the_emulated_clock() -> None:
         clocks = (2 + 9 * (1 + 7)) + (2 + 9 * (1 + 1025))
         assert clock.now - start == pytest.approx(clocks / hz)
         assert (clock.now - start) * 1000 == pytest.approx(full_ms, abs=0.1)
+
+
+# An OLED module on SPI (the 7-pin modules: CS, D/C, RES, SCK, MOSI) --------------------------------
+
+@pytest.mark.parametrize("chip", ["ssd1306", "sh1106"])
+def test_an_spi_panel_shows_every_frame_and_a_frame_takes_a_millisecond_on_the_wire(chip: str) -> None:
+    from hardware.factory import DisplayConfig, TableConfig, open_table
+
+    config = TableConfig(mode="emulated", display=DisplayConfig(chip=chip, interface="spi"))  # type: ignore[arg-type]
+    with open_table(config) as table:
+        assert table.emulation is not None
+        panel, spi, clock = table.emulation.panel, table.emulation.spi, table.emulation.clock
+        assert panel.display_on and panel.frames >= 1  # luma's init, through the D/C and RES lines
+        for view in SCREENS:
+            table.display.show(view)
+            assert same(panel.image(), render_view(view)), view
+        table.display.show(PAYMENT)
+        messages, before = spi.messages, clock.monotonic()
+        table.display.show(ScreenView(title="Join", qr="http://192.168.1.23:8080/j/K7QP"))  # nearly every byte
+        wire_ms = (clock.monotonic() - before) * 1000
+        if chip == "ssd1306":
+            # 8 MHz, and the changed pages in one window of horizontal addressing: a command and a data write.
+            assert spi.messages - messages == 2 and wire_ms < 1.5
+        else:
+            # The SH1106 takes 2 MHz at most and has page addressing only: a window a page.
+            assert spi.messages - messages <= 16 and wire_ms < 5
+
+
+def test_an_spi_panel_is_refused_where_its_pins_or_clock_do_not_fit() -> None:
+    from hardware.factory import DisplayConfig, ReaderConfig, TableConfig
+
+    TableConfig(display=DisplayConfig(chip="ssd1306", interface="spi")).validate()  # SPI1 CE2, D/C 22, RES 27
+    with pytest.raises(ValueError, match="a reader on one chip select"):
+        TableConfig(readers=(ReaderConfig(1, 2),), display=DisplayConfig(interface="spi")).validate()
+    with pytest.raises(ValueError, match="GPIO5 is assigned to both"):
+        TableConfig(display=DisplayConfig(interface="spi", dc_pin=5)).validate()  # the OK button's pin
+    with pytest.raises(ValueError, match="SH1106 is one of"):
+        TableConfig(display=DisplayConfig(chip="sh1106", interface="spi", spi_hz=8_000_000)).validate()
