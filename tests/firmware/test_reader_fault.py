@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import logging
+
+import pytest
+
 from banker.actions import NewGame
 from banker.journal import Journal
 from banker.session import Session
@@ -50,3 +54,31 @@ def test_a_reader_fault_is_shown_and_the_other_reader_still_taps() -> None:
         loop.stop()
         table.close()
         journal.close()
+
+
+def test_a_module_holding_miso_becomes_a_fault_though_each_pulse_on_the_shared_reset_cures_it_a_moment(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    caplog.set_level(logging.WARNING, logger="hardware.nfc")
+    # Two readers on SPI0 and one RST pin (GPIO25). Reader 1's module does not let go of MISO once its
+    # antenna is on: reader 0 then reads zeros. A pulse on RST resets both, so reader 0 reads right again
+    # until reader 1 is set up again, and so on.
+    with open_table(TableConfig(mode="emulated")) as table:
+        assert table.emulation is not None
+        clock, gpio = table.emulation.clock, table.emulation.gpio
+        table.emulation.chips[1].holds_miso = True
+        hub = table.hub
+        start = clock.monotonic()
+        while clock.monotonic() - start < 10.0 and 0 not in hub.faults:
+            hub.poll_once()
+            hub.pause()
+        became_faulty_s = clock.monotonic() - start
+        while clock.monotonic() - start < 20.0:
+            hub.poll_once()
+            hub.pause()
+        pulses = sum(1 for kind, pin, level in gpio.history if kind == "output" and pin == 25 and level == 0)
+        warnings = [record for record in caplog.records if "re-initialising" in record.getMessage()]
+    assert 0 in hub.faults and 1 not in hub.faults  # reader 0 is the fault shown; reader 1 reads itself fine
+    assert became_faulty_s < 5.0
+    assert pulses <= 4  # a few, then soft resets: every pulse resets the readers that work, too
+    assert len(warnings) <= 20.0 / 10.0 + 1  # once every 10 s at most, with the count since
