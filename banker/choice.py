@@ -71,6 +71,12 @@ from banker.text import bundle_words, card_title, describe_action, describe_even
 MENU_WIDTH = 21
 """Characters of the table's screen line (the 6-pixel font on a 128-pixel OLED): every menu line, title and
 footer the engine writes for the table fits it."""
+MENU_ROWS = 2
+"""Screen lines a menu line may take when its words do not fit one (the table wraps it): its money, a
+break-down's streets and levels, are never cut."""
+COUNTED_FIRST = frozenset({"repairs", "pay_each", "collect_each"})
+"""The printed cards listed first when a player says which card was drawn: those whose money the banker
+counts from the board (the repairs, paying or collecting from every player); the others in printed order."""
 REFUSED_MARK = "✕ "
 """Before a refused offer's menu line."""
 DICE_RANGE = (2, 12)
@@ -162,7 +168,8 @@ class Item:
 
     offer: Offer
     menu: str
-    """The table's menu line, "✕ " first when refused; at most :data:`MENU_WIDTH` characters."""
+    """The table's menu line, "✕ " first when refused: :data:`MENU_WIDTH` characters when its words fit them
+    (a long deed name gives way to its short form first), else up to :data:`MENU_ROWS` screen lines."""
     button: str
     """The phone's button (or line)."""
     sentence: str
@@ -258,6 +265,14 @@ def t(key: str, language: str, **params: Any) -> str:
 def fit(text: str, width: int = MENU_WIDTH) -> str:
     """``text`` in ``width`` characters: cut with "…" when it is longer."""
     return text if len(text) <= width else text[: max(1, width - 1)].rstrip() + "…"
+
+
+def titled(text: str, short: str) -> tuple[str, str]:
+    """A choice's title and hint: ``text`` as the title when it fits the table's line, else ``short`` as the
+    title and the whole ``text`` as the hint line under it (a title is never cut: "Цветан: $600, bankrupt?")."""
+    if len(text) <= MENU_WIDTH:
+        return text, ""
+    return fit(short), text
 
 
 def short_deed_name(edition: Edition, property_id: str) -> str:
@@ -374,7 +389,8 @@ def _kind(offer: Offer, values: dict[str, Any]) -> str:
 
 def menu_line(state: GameState, offer: Offer, language: str) -> str:
     """The table's menu line of ``offer``: what it does and its money, "✕ " first when refused, in
-    :data:`MENU_WIDTH` characters (a long deed name gives way to its short form first)."""
+    :data:`MENU_WIDTH` characters (a long deed name gives way to its short form first), else in
+    :data:`MENU_ROWS` lines of the screen rather than cut."""
     values = _values(state, offer, language, table=True)
     kind = _kind(offer, values)
     fallback = fit(describe_action(state.edition, offer.action, language, state.rules.hotel_level)) \
@@ -386,6 +402,8 @@ def menu_line(state: GameState, offer: Offer, language: str) -> str:
         shorter = {**values, "property": values.get("deed", values.get("property")),
                    "next": values.get("next_short", values.get("next"))}
         text = _word(offer, kind, "menu", language, shorter, fallback)
+    if len(text) > room:
+        room = MENU_WIDTH * MENU_ROWS - len(mark)
     return mark + fit(text, room)
 
 
@@ -444,12 +462,13 @@ def asks_of(state: GameState, offer: Offer, language: str) -> tuple[Ask, ...]:
             out.append(Ask(field, fit(t(f"choice_ask_{need}", language)),
                            options=tuple(Option(n, n, fit(n)) for n in names)))
         elif need == "card" and isinstance(action, DrawCard):
-            cards = state.edition.decks[action.deck]
+            edition = state.edition
+            cards = sorted(edition.decks[action.deck], key=lambda c: c.kind not in COUNTED_FIRST)
+            titles = [card_title(edition.card_text(c, language)) for c in cards]
             out.append(Ask("card", fit(t("choice_ask_card", language,
-                                         deck=state.edition.deck_names.get(action.deck, action.deck))),
-                           options=tuple(Option(c.id, card_title(c.text), fit(card_title(c.text) + ".",
-                                                                               2 * MENU_WIDTH - 2))
-                                         for c in cards)))
+                                         deck=edition.deck_names.get(action.deck, action.deck))),
+                           options=tuple(Option(c.id, title, fit(title + ".", MENU_ROWS * MENU_WIDTH - 2))
+                                         for c, title in zip(cards, titles, strict=True))))
         elif need == "property" and offer.choices:
             out.append(Ask("property", fit(t("choice_ask_property", language)),
                            options=tuple(Option(str(c.figure("property")),
@@ -555,8 +574,9 @@ def deck_choice(state: GameState, player: str, deck: str, language: str = "en",
     offer = Offer("card", DrawCard(player, deck, ""), needs=("card",),
                   figures=(("deck", state.edition.deck_names.get(deck, deck)),))
     name = state.players[state.seat(player)].name
-    title = fit(t("table_menu_card_menu", language, deck=state.edition.deck_names.get(deck, deck), player=name))
-    return Choice("deck", title, (item(state, offer, language, viewer),), player=player, direct=0,
+    deck_name = state.edition.deck_names.get(deck, deck)
+    title, hint = titled(t("table_menu_card_menu", language, deck=deck_name, player=name), deck_name)
+    return Choice("deck", title, (item(state, offer, language, viewer),), player=player, hint=hint, direct=0,
                   footer=_menu_footer(language), language=language)
 
 
@@ -609,9 +629,11 @@ def debt_choice(state: GameState, player: str, language: str = "en", viewer: Vie
     name = state.players[seat].name
     total = state.debt_total(seat)
     key = "table_title_owes_bankrupt" if must_go_bankrupt(state, seat) else "table_title_owes"
-    return Choice("debt", fit(t(key, language, player=name, amount=state.money(total))),
-                  _items(state, [*found, *ways], language, viewer), player=player, footer=_menu_footer(language),
-                  language=language)
+    title = t(key, language, player=name, amount=state.money(total))
+    if len(title) > MENU_WIDTH:  # the amount is on the creditors' lines: the title keeps what it asks
+        title = fit(t(key.replace("table_", "choice_") + "_short", language, player=name))
+    return Choice("debt", title, _items(state, [*found, *ways], language, viewer), player=player,
+                  footer=_menu_footer(language), language=language)
 
 
 def must_go_bankrupt(state: GameState, seat: int) -> bool:
@@ -763,6 +785,11 @@ def action_title(state: GameState | None, action: Action, language: str) -> str:
         return state.edition.deck_names.get(action.deck, action.deck)
     if isinstance(action, Tax) and state is not None:
         return state.edition.square(action.square).name
+    if isinstance(action, (AcceptTrade, RefuseTrade)) and state is not None:
+        found = next((p for p in state.proposals if p.id == action.proposal), None)
+        if found is not None:  # what OK does: "Accept Ann's deal"
+            kind = "accept_trade" if isinstance(action, AcceptTrade) else "refuse_trade"
+            return t(f"choice_menu_{kind}", language, player=found.trade.from_)
     key = TITLE_KEYS.get(type(action), "title_confirm")
     return t(("choice_" if key == "title_end_turn" else "table_") + key, language)
 
@@ -816,7 +843,7 @@ def action_lines(state: GameState, action: Action, events: Sequence[Event], lang
     if isinstance(action, Tax):
         return line("pays_tax", player=actor)
     if isinstance(action, DrawCard):
-        return [state.edition.card(action.deck, action.card).text]
+        return [state.edition.card_text(state.edition.card(action.deck, action.card), language)]
     if isinstance(action, PayDebt):
         return line("pays_debts", player=actor)
     if isinstance(action, Bankrupt):
