@@ -141,3 +141,12 @@ def moves_of(events: tuple[Event, ...] | list[Event]) -> list[BoardMove]:
         if event.kind == "board":
             return [BoardMove.from_json(m) for m in event.params.get("moves", [])]
     return []
+
+
+def take_back(state: GameState) -> list[BoardMove]:
+    """What undoing the last action will move on the board: that action's moves, reversed (none when there is
+    nothing to undo)."""
+    history = state.history
+    if history is None:
+        return []
+    return [m.reversed() for m in reversed(board_moves(history.previous, state, history.action))]

@@ -48,3 +48,8 @@ def liquidation_value(state: GameState, seat: int) -> Money:
 def missing(state: GameState, seat: int) -> Money:
     """How much cash the player still lacks to pay all their debts (0 when they can pay now)."""
     return max(0, state.debt_total(seat) - state.players[seat].cash)
+
+
+def can_raise(state: GameState, seat: int) -> Money:
+    """§8.3: what selling every building and mortgaging every deed would raise beyond the player's cash."""
+    return max(0, liquidation_value(state, seat) - state.players[seat].cash)
