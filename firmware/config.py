@@ -30,13 +30,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from banker.edition import EDITIONS
 from banker.messages import LANGUAGES
 from hardware.factory import TableConfig
 from hardware.oled import OLED_ADDRESSES, OLED_CHIPS
 
 DEFAULT_DATA_DIR = Path.home() / ".local" / "share" / "table-banker"
 DEFAULT_PORT = 8080
-EDITIONS = ("us", "uk", "ru")
 SWITCH_OFF = ("systemctl", "poweroff")
 """Through logind, which asks polkit: firmware/install.sh installs the rule that lets the service user."""
 

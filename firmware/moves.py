@@ -9,10 +9,13 @@ shows what will have to be taken back.
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from banker.board import BoardMove, board_moves
+from banker import balances
+from banker.board import BoardMove, moves_of
 from banker.edition import Edition
+from banker.ledger import Event
 from banker.state import GameState
 from banker.text import describe_move
 
@@ -26,43 +29,60 @@ PAGE_S = 2.0
 """How long each page of moves stays before the next one."""
 
 
-def pages(edition: Edition, moves: list[BoardMove], language: str, rows: int = BODY_ROWS) -> list[tuple[str, ...]]:
-    """The moves as instructions, packed into pages of at most ``rows`` wrapped lines."""
+def pack(texts: Sequence[str], rows: int = BODY_ROWS) -> list[tuple[str, ...]]:
+    """``texts`` packed into pages of at most ``rows`` wrapped lines, a text never split between two pages
+    unless it is longer than a page (then its rows go a page at a time)."""
     out: list[tuple[str, ...]] = []
     page: list[str] = []
     used = 0
-    for move in moves:
-        text = describe_move(edition, move, language)
-        height = min(rows, len(textwrap.wrap(text, WIDTH_CHARS)) or 1)
-        if page and used + height > rows:
+    for text in texts:
+        wrapped = textwrap.wrap(text, WIDTH_CHARS) or [""]
+        if page and used + len(wrapped) > rows:
             out.append(tuple(page))
             page, used = [], 0
+        if len(wrapped) > rows:
+            out.extend((" ".join(wrapped[start:start + rows]),) for start in range(0, len(wrapped), rows))
+            continue
         page.append(text)
-        used += height
+        used += len(wrapped)
     if page:
         out.append(tuple(page))
     return out
 
 
-def notice_seconds(moves: list[BoardMove]) -> float:
-    """How much longer than a plain notice the "done" notice stays, so that every page is seen."""
-    return PAGE_S * max(0, len(moves) - 1)
+def pages(edition: Edition, moves: list[BoardMove], language: str, rows: int = BODY_ROWS) -> list[tuple[str, ...]]:
+    """The moves as instructions, packed into pages of at most ``rows`` wrapped lines."""
+    return pack([describe_move(edition, move, language) for move in moves], rows)
+
+
+def pages_seconds(count: int) -> float:
+    """How much longer than a plain notice a notice of ``count`` pages stays, so that every page is seen."""
+    return PAGE_S * max(0, count - 1)
+
+
+def done_pages(game: GameState, events: Sequence[Event], language: str) -> list[tuple[str, ...]]:
+    """What the screen says after OK, a page at a time: the money first (the log's sentences, as the table
+    may show them: "Ann pays Bob $8 rent for Baltic Avenue.", "Cy is bankrupt…"), then the board's moves."""
+    said = balances.log_lines(game, [e for e in events if e.kind not in ("board", "card")], language,
+                              balances.TABLE)
+    texts = said + [describe_move(game.edition, move, language) for move in moves_of(list(events))]
+    if sum(len(textwrap.wrap(text, WIDTH_CHARS)) or 1 for text in texts) <= BODY_ROWS + 1:
+        return [tuple(texts)]  # one page: no footer, so the body has a fourth line
+    return pack(said) + pages(game.edition, moves_of(list(events)), language)
+
+
+def book_view(book: Sequence[tuple[str, ...]], title: str, since: float, now: float,
+              page_footer: str = "{page}/{pages}") -> ScreenView:
+    """The page of ``book`` shown ``now`` (the pages turn every :data:`PAGE_S` seconds from ``since``)."""
+    from hardware.display import ScreenView
+
+    shown = list(book) or [()]
+    index = int(max(0.0, now - since) / PAGE_S) % len(shown)
+    footer = page_footer.format(page=index + 1, pages=len(shown)) if len(shown) > 1 else ""
+    return ScreenView(title=title, lines=shown[index], footer=footer)
 
 
 def moves_view(edition: Edition, moves: list[BoardMove], language: str, title: str, since: float, now: float,
                page_footer: str = "{page}/{pages}") -> ScreenView:
     """The page of ``moves`` shown ``now`` (the pages turn every :data:`PAGE_S` seconds from ``since``)."""
-    from hardware.display import ScreenView
-
-    book = pages(edition, moves, language)
-    index = int(max(0.0, now - since) / PAGE_S) % len(book)
-    footer = page_footer.format(page=index + 1, pages=len(book)) if len(book) > 1 else ""
-    return ScreenView(title=title, lines=book[index], footer=footer)
-
-
-def take_back(game: GameState) -> list[BoardMove]:
-    """What undoing the last action will move: that action's moves, reversed."""
-    history = game.history
-    if history is None:
-        return []
-    return [m.reversed() for m in reversed(board_moves(history.previous, game, history.action))]
+    return book_view(pages(edition, moves, language), title, since, now, page_footer)

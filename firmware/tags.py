@@ -19,14 +19,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from banker.edition import Edition
+from banker.edition import Edition, deed_squares
+from banker.limits import BANK_CARDS
 from banker.messages import render
 
-MAX_BANK_CARDS = 8
+MAX_BANK_CARDS = BANK_CARDS
 SPECIAL_SQUARES = ("go", "chance", "community_chest", "income_tax", "luxury_tax", "jail", "free_parking")
 """The special tags, in the order enrollment asks for them."""
-DEED_SQUARES = (1, 3, 5, 6, 8, 9, 11, 12, 13, 14, 15, 16, 18, 19, 21, 23, 24, 25, 26, 27, 28, 29, 31, 32,
-                34, 35, 37, 39)
+DEED_SQUARES = deed_squares()
 """The board squares that carry a title deed, the same on every edition."""
 
 

@@ -3,14 +3,18 @@ amounts, the same refusals, over states met in self-play."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
+from banker import choice as choosing
 from banker import offer as offering
 from banker.actions import Action, Buy, DrawCard, NewGame, Pay, Rent, Tax
 from banker.engine import apply
 from banker.state import GameState
 from firmware import grammar as g
 from firmware import screens
+from firmware.grammar import choices
 from tests.engine.test_offers import selfplay_states
 from webui import views
 
@@ -31,16 +35,17 @@ def test_the_table_and_the_phone_offer_what_the_engine_offers(seed: int) -> None
         for player, deed in owned_deeds(state):
             offers = offering.deed_offers(state, player, deed)
             seat = state.seat(player)
-            menu = g._deed_menu(ctx, seat, deed, g.Idle())
-            table = [item.target for item in menu.items if isinstance(item.target, offering.Offer)]
+            menu = choices.choose(ctx, g.DeedOf(seat, deed), g.Idle(), show_card=True)
+            table = [item.offer for item in menu.choice.items]
             assert [(o.action, o.amount, o.refusal is None) for o in table] == [
                 (o.action, o.amount, o.refusal is None) for o in offers]
-            for item in menu.items:
-                if isinstance(item.target, offering.Offer):
-                    line = screens.offer_label(item.target, ctx)
-                    assert line.startswith("✕ ") == item.target.refused
-                    if item.target.amount:
-                        assert state.money(abs(item.target.amount)) in line
+            engine = choosing.deed_choice(state, player, deed, front="table")
+            lines = screens.view(g.GrammarState(step=menu), ctx).lines
+            assert lines[len(lines) - len(engine.items) - 1:-1] == tuple(i.menu for i in engine.items)
+            for item in menu.choice.items:
+                assert item.menu.startswith("✕ ") == item.offer.refused
+                if item.offer.amount and item.offer.kind != "sell_down":
+                    assert state.money(abs(item.offer.amount)) in item.menu
             card = views.deed_view(state, state.edition.property(deed), "en", player)
             phone = [o for o in offers if o.kind in views.PHONE_DEED_KINDS]
             assert [(b.action, b.fields, b.refused) for b in card.buttons] == [
@@ -94,11 +99,11 @@ def test_a_refused_build_for_cash_offers_the_ways_to_raise_it_at_the_table() -> 
     state = play(Buy("Ann", "mediterranean"), Buy("Ann", "baltic"), Buy("Ann", "oriental"), Pay("Ann", 1270, "bank"))
     assert state.players[0].cash == 10
     ctx = g.Context(game=state, now=10.0)
-    menu = g._deed_menu(ctx, 0, "baltic", g.Idle())
-    build = next(i for i in menu.items if isinstance(i.target, offering.Offer) and i.target.kind == "build_house")
-    gs, effects = g._choose(g.GrammarState(step=menu), build, menu, ctx)
+    menu = choices.choose(ctx, g.DeedOf(0, "baltic"), g.Idle(), show_card=True)
+    build = next(n for n, i in enumerate(menu.choice.items) if i.kind == "build_house")
+    gs, effects = g.step(g.GrammarState(step=replace(menu, index=build)), g.Press("ok"), ctx)
     short = gs.step
-    assert isinstance(short, g.Menu) and short.title_key == "short_by"
+    assert isinstance(short, g.Choose) and isinstance(short.source, g.ShortOf)
     view = screens.view(gs, ctx)
     assert view.title == "Short by $40"
     assert view.lines == ("Mortgage +$50",)  # Oriental: outside a whole group, it goes first

@@ -355,7 +355,7 @@ def test_bankruptcy_to_the_bank_opens_the_auctions(make_play: Any) -> None:
     assert play.json()["debts"][0]["creditor"] == "bank"
     play.do("tap:Bob")
     play.choose("Declare bankruptcy")
-    play.do("ok", "wait:4")
+    play.do("ok", "wait:10")  # the Done screen: who is out and what it owes, then the board
     state = play.json()
     assert state["players"]["Bob"]["bankrupt"]
     assert state["auction"]["property"] == "baltic"
@@ -484,7 +484,7 @@ def test_a_received_mortgaged_deed_asks_its_new_owner(make_play: Any) -> None:
     play.do("tap:Bob", "tap:park_place", "ok", "wait:4")  # 35 owed, 20 in cash: a debt to Ann
     play.do("tap:Bob")
     play.choose("Declare bankruptcy")
-    play.do("ok", "wait:4")
+    play.do("ok", "wait:14")  # the Done screen: who is out and what goes to whom, then the board
     assert play.json()["decisions"][0]["player"] == "Ann"
     assert "Decision" in play.screen()
     play.do("tap:Ann")
@@ -546,7 +546,7 @@ def test_a_hotel_comes_down_as_far_as_the_banks_houses_allow(make_play: Any) -> 
     play.choose("Sell hotel")
     assert "bank has only 2 houses" in play.flat()  # one step down would need 4
     play.do("cancel")
-    play.choose("Shortage: down to Mediterranean 3, Baltic 3")
+    play.choose("Sell down to Mediterranean 3, Baltic 3")
     assert "+$75" in play.screen()  # 2 levels of Mediterranean and 1 of Baltic at $25
     play.do("ok")
     state = play.json()

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 
-from banker.board import BoardMove, board_moves
+from banker.board import BoardMove, board_moves, take_back
 from banker.edition import load_edition
 from banker.replay import replay_lines
-from firmware.moves import PAGE_S, moves_view, notice_seconds, pages, take_back
+from firmware.moves import PAGE_S, moves_view, pack, pages, pages_seconds
 
 US = load_edition("us")
 MANY = [BoardMove("deed", deed, 1, "Bob", "Ann") for deed in ("oriental", "vermont", "connecticut", "st_charles")]
@@ -34,8 +34,16 @@ def test_the_pages_turn_by_themselves_and_the_footer_says_which() -> None:
 
 
 def test_the_notice_lasts_long_enough_for_every_page() -> None:
-    assert notice_seconds(MANY[:1]) == 0
-    assert notice_seconds(MANY) >= (len(pages(US, MANY, "en")) - 1) * PAGE_S
+    assert pages_seconds(1) == 0
+    assert pages_seconds(len(pages(US, MANY, "en"))) >= (len(pages(US, MANY, "en")) - 1) * PAGE_S
+
+
+def test_a_text_longer_than_a_page_goes_a_page_at_a_time() -> None:
+    long = "Cy is bankrupt: everything Cy has goes to Ann, who takes over the debts owed to Cy as well."
+    book = pack(["Short.", long, "End."])
+    assert book[0] == ("Short.",) and book[-1] == ("End.",)
+    assert " ".join(" ".join(page) for page in book[1:-1]) == long
+    assert all(len(page) == 1 for page in book[1:-1])
 
 
 def test_undo_takes_back_the_last_actions_moves() -> None:

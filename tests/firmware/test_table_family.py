@@ -18,13 +18,13 @@ def test_the_player_whose_turn_it_is_ends_it_at_the_table(make_play: Any) -> Non
     play = make_play("Ann", "Bob", "Cy")
     assert play.state.turn == 0
     play.do("tap:Bob")
-    assert "End the turn" not in play.screen()  # not Bob's turn
+    assert "End turn" not in play.screen()  # not Bob's turn
     play.do("cancel", "tap:Ann")
-    play.choose("End the turn: Bob next")
+    play.choose("End turn: Bob next")
     assert play.state.turn == 1
     assert play.actions()[-1] == '{"action": "end_turn"}'
     play.do("wait:5", "tap:Bob")
-    play.choose("End the turn: Cy next")
+    play.choose("End turn: Cy next")
     assert play.state.turn == 2
 
 

@@ -1,0 +1,81 @@
+"""The table's Done screen says the money first, then the board's moves; its lines that matter fit or page;
+the confirm word fits the act; a card the banker must count is near the top of its deck's list."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from banker import choice as choosing
+
+
+def pages_of(play: Any, seconds: int) -> list[str]:
+    seen: list[str] = []
+    for _ in range(seconds):
+        screen = play.screen()
+        if screen not in seen:
+            seen.append(screen)
+        play.do("wait:1")
+    return seen
+
+
+def test_the_done_screen_of_a_build_says_the_money_then_the_board(make_play: Any) -> None:
+    play = make_play("Ann", "Bob")
+    play.do("tap:Ann", "tap:mediterranean", "ok", "wait:6", "tap:Ann", "tap:baltic", "ok", "wait:6")
+    play.do("tap:Ann", "tap:baltic")
+    play.choose("Build")
+    play.do("ok")
+    seen = pages_of(play, 5)
+    assert seen[0].startswith("Done ✓\nAnn builds a house on Baltic Avenue for $50.\n"), seen
+    assert any("Put 1 house on Baltic Avenue" in page for page in seen[1:]), seen
+
+
+def test_the_done_screen_of_an_undo_says_what_was_undone_first(make_play: Any) -> None:
+    play = make_play("Ann", "Bob")
+    play.do("tap:Ann", "tap:baltic", "ok", "wait:6", "hold:cancel", "ok")
+    seen = pages_of(play, 5)
+    assert "Undone: Ann buys Baltic Avenue; $60 back to Ann." in seen[0], seen
+    assert any("Return Baltic Avenue to the bank" in page for page in seen), seen
+
+
+def test_the_done_screen_of_a_bankruptcy_says_who_is_out(make_play: Any) -> None:
+    play = make_play("Ann", "Борис", "Цветан", starting_cash=100)
+    play.do("tap:Цветан", "tap:income_tax", "ok", "wait:6", "tap:Цветан")
+    play.choose("Declare bankruptcy")
+    play.do("ok")
+    seen = pages_of(play, 4)
+    assert seen[0].startswith("Done ✓\nЦветан is bankrupt"), seen
+
+
+def test_a_bankruptcy_is_confirmed_with_its_own_word(make_play: Any) -> None:
+    play = make_play("Ann", "Bob", starting_cash=100)
+    play.do("tap:Bob", "tap:income_tax", "ok", "wait:6", "tap:Bob")
+    play.choose("Declare bankruptcy")
+    assert play.screen().endswith("OK bankrupt  ✕ back"), play.screen()
+
+
+def test_the_debt_screens_title_is_not_cut_and_says_bankrupt(make_play: Any) -> None:
+    play = make_play("Ann", "Борис", "Цветан", starting_cash=100)
+    play.do("tap:Цветан", "tap:income_tax", "ok", "wait:6")
+    lines = play.screen().splitlines()
+    assert all(not line.endswith("…") for line in lines), lines
+    assert lines[0] == "Цветан: bankrupt?" and "$200" in lines[1], lines
+
+
+def test_general_repairs_is_one_press_from_the_top_of_the_chance_cards(make_play: Any) -> None:
+    for edition in ("us", "uk", "ru"):
+        play = make_play("Ann", "Bob", edition=edition)
+        play.do("tap:Ann", "tap:chance")
+        lines = play.screen().splitlines()
+        at = next(n for n, line in enumerate(lines) if "repairs" in line.lower() or "ремонт" in line.lower())
+        first = next(n for n, line in enumerate(lines) if line.startswith(">")) if any(
+            line.startswith(">") for line in lines) else 1
+        assert at - first <= 1, lines
+
+
+def test_a_long_line_of_a_confirmation_scrolls_through_rather_than_ending_cut(make_play: Any) -> None:
+    play = make_play("Ann", "Bob")
+    play.do("tap:Ann", "tap:mediterranean", "ok", "wait:6", "tap:Ann", "tap:baltic", "ok", "wait:6")
+    play.do("tap:Bob", "tap:baltic")
+    seen = " ".join(pages_of(play, 8))
+    assert "whole group: double" in " ".join(seen.split()), seen
+    assert len("Bob → Ann · whole group: double") > choosing.MENU_WIDTH
