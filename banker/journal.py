@@ -288,6 +288,10 @@ class Journal:
         """The last write failed because the card is full (cleared by the next write that succeeds)."""
         self._unsaved_settings: dict[str, str] = {}
         """Settings not written for want of space (``keep_if_full``): written with the next action saved."""
+        self._written: dict[int, int] = {}
+        """Game id -> how many times its actions were written or set aside through this object."""
+        self._written_all = 0
+        """The sum of :attr:`_written`, and the games made."""
         self.exclusive = False
         """Opened for this program alone: on a full card, where SQLite cannot make the WAL's shared index
         beside the file (other programs cannot read the journal until the table restarts)."""
@@ -443,6 +447,7 @@ class Journal:
                     raise
                 raise failed from error
             self._failed_for_space = False
+            self._wrote(game_id)
         return game_id
 
     def append(self, game_id: int, seq: int, action: Action, events: Iterable[Event], at: float,
@@ -492,6 +497,21 @@ class Journal:
                 raise failed from error
             self._failed_for_space = False
             self._unsaved_settings.clear()
+            self._wrote(game_id)
+
+    def _wrote(self, game_id: int) -> None:
+        """Count a change of ``game_id``'s actions (under the lock)."""
+        self._written[game_id] = self._written.get(game_id, 0) + 1
+        self._written_all += 1
+
+    def revision(self, leaving_out: int | None = None) -> tuple[int, int, int | None]:
+        """A mark of the saved games but ``leaving_out``: it changes when one of them gains or loses actions, or a
+        game is made, here or (SQLite's ``data_version``) through another connection, so that what is worked out
+        from them (the family's records) is kept while it stays the same. Reads no table."""
+        with self._lock:
+            others = int(self._db.execute("PRAGMA data_version").fetchone()[0])
+            mine = self._written_all - (self._written.get(leaving_out, 0) if leaving_out is not None else 0)
+        return others, mine, leaving_out
 
     def _insert(self, game_id: int, seq: int, action: Action, events: Iterable[Event], at: float) -> None:
         # Compact JSON, and no "board" event that moves nothing (most actions): a reader finds no moves either way.
@@ -919,6 +939,7 @@ class Journal:
             except BaseException:
                 self._rollback()
                 raise
+            self._wrote(game_id)
 
     def damage(self, game_id: int | None) -> Damage | None:
         """What was set aside of ``game_id`` the last time a load found damage, or None."""

@@ -8,9 +8,10 @@ the engine's own undo chain tells. :func:`family_records` puts the games togethe
 
 from __future__ import annotations
 
+import bisect
 import json
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -229,23 +230,90 @@ def chronicle_record(chronicle: Chronicle, state: GameState, game_id: int, name:
         hidden=state.rules.hidden_balances != "off")
 
 
+def _order(game: GameRecord) -> tuple[float, int]:
+    """The records' order of games: the newest first."""
+    return (-game.started, -game.id)
+
+
+@dataclass(frozen=True, slots=True)
+class Tally:
+    """The records over some games, kept so that one more game (the one being played) is put with them in time
+    that does not depend on how many they are (:meth:`with_game`)."""
+
+    games: tuple[GameRecord, ...]
+    """Newest first."""
+    wins: Counter[str]
+    richest: GameRecord | None
+    """The game of the richest moment."""
+    longest: GameRecord | None
+    longest_time: GameRecord | None
+    landed: Counter[tuple[str, str]]
+    """(edition, deed id) -> rents charged on it."""
+
+    @classmethod
+    def of(cls, games: Iterable[GameRecord]) -> Tally:
+        ordered = tuple(sorted(games, key=_order))
+        landed: Counter[tuple[str, str]] = Counter()
+        for g in ordered:
+            for prop, count in g.landings:
+                landed[(g.edition, prop)] += count
+        return cls(games=ordered, wins=Counter(g.winner for g in ordered if g.winner is not None),
+                   richest=max(ordered, key=_richest_order, default=None),
+                   longest=max(ordered, key=_longest_order, default=None),
+                   longest_time=max(ordered, key=_longest_time_order, default=None), landed=landed)
+
+    def records(self) -> Records:
+        top = sorted(self.landed.items(), key=lambda item: (-item[1], item[0]))[:LANDED_SHOWN]
+        return Records(
+            games=self.games,
+            wins=tuple(sorted(self.wins.items(), key=lambda item: (-item[1], item[0]))),
+            richest=self.richest.richest if self.richest is not None else None,
+            longest=self.longest, longest_time=self.longest_time,
+            landed=tuple(Landing(edition, prop, count) for (edition, prop), count in top))
+
+    def with_game(self, game: GameRecord | None) -> Records:
+        """The records over these games and ``game`` (None: these alone)."""
+        if game is None:
+            return self.records()
+        at = bisect.bisect_left(self.games, _order(game), key=_order)
+        landed = self.landed.copy()
+        for prop, count in game.landings:
+            landed[(game.edition, prop)] += count
+        wins = self.wins.copy()
+        if game.winner is not None:
+            wins[game.winner] += 1
+        return Tally(games=self.games[:at] + (game,) + self.games[at:], wins=wins,
+                     richest=_best(self.richest, game, _richest_order),
+                     longest=_best(self.longest, game, _longest_order),
+                     longest_time=_best(self.longest_time, game, _longest_time_order), landed=landed).records()
+
+
+def _richest_order(game: GameRecord) -> tuple[float, float]:
+    return (game.richest.amount, -game.richest.at)
+
+
+def _longest_order(game: GameRecord) -> tuple[int, float]:
+    return (game.actions, -game.started)
+
+
+def _longest_time_order(game: GameRecord) -> tuple[float, float]:
+    return (game.seconds, -game.started)
+
+
+def _best(kept: GameRecord | None, new: GameRecord,
+          order: Callable[[GameRecord], tuple[float, float]]) -> GameRecord:
+    """``new`` where ``order`` puts it above ``kept``, a tie going to the game listed first (as ``max`` over the
+    games in their order finds)."""
+    if kept is None or order(new) > order(kept):
+        return new
+    if order(new) == order(kept) and _order(new) < _order(kept):
+        return new
+    return kept
+
+
 def family_records(games: Iterable[GameRecord]) -> Records:
     """The records over ``games``."""
-    ordered = sorted(games, key=lambda g: (-g.started, -g.id))
-    wins = Counter(g.winner for g in ordered if g.winner is not None)
-    richest = max((g.richest for g in ordered), key=lambda m: (m.amount, -m.at), default=None)
-    longest = max(ordered, key=lambda g: (g.actions, -g.started), default=None)
-    longest_time = max(ordered, key=lambda g: (g.seconds, -g.started), default=None)
-    landed: Counter[tuple[str, str]] = Counter()
-    for g in ordered:
-        for prop, count in g.landings:
-            landed[(g.edition, prop)] += count
-    top = sorted(landed.items(), key=lambda item: (-item[1], item[0]))[:LANDED_SHOWN]
-    return Records(
-        games=tuple(ordered),
-        wins=tuple(sorted(wins.items(), key=lambda item: (-item[1], item[0]))),
-        richest=richest, longest=longest, longest_time=longest_time,
-        landed=tuple(Landing(edition, prop, count) for (edition, prop), count in top))
+    return Tally.of(games).records()
 
 
 def saved_games(journal: Journal) -> Iterator[SavedGame]:

@@ -3,6 +3,7 @@ player (banker/now.py)."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -12,7 +13,7 @@ import pytest
 from banker.actions import NewGame, parse_action
 from banker.journal import Journal
 from banker.now import what_matters
-from banker.records import SavedGame, family_records, game_record, saved_games
+from banker.records import GameRecord, Moment, SavedGame, Tally, family_records, game_record, saved_games
 from banker.session import Session
 
 TIMED = {"timed_game": True, "deal_deeds": 0}
@@ -153,6 +154,30 @@ def test_a_game_that_does_not_replay_is_left_out_or_cut_where_it_breaks() -> Non
     record = game_record(cut)
     assert record is not None and record.actions == 1 and record.last == 2.0
     assert family_records([]).richest is None and family_records([]).games == ()
+
+
+def test_the_game_being_played_is_put_with_the_others_records_as_if_all_were_counted_again() -> None:
+    # Small ranges, so that games tie on their start, length, duration and richest moment.
+    chance = random.Random(31)
+    players = ("Ann", "Bob", "Cy")
+    games = []
+    for game_id in range(1, 25):
+        started = float(chance.randrange(4))
+        ended = chance.random() < 0.6
+        winner = chance.choice(players) if ended else None
+        games.append(GameRecord(
+            id=game_id, name=f"game {game_id}", edition=chance.choice(("us", "ru")), players=players,
+            started=started, last=started + chance.randrange(3), ended=ended, winner=winner,
+            leader=winner or chance.choice(players), actions=chance.randrange(4), turns=1,
+            richest=Moment(chance.choice(players), 1500 + chance.randrange(3), game_id, f"game {game_id}", "us",
+                           float(chance.randrange(3))),
+            landings=tuple((deed, chance.randrange(1, 4)) for deed in ("baltic", "boardwalk", "reading")
+                           if chance.random() < 0.5)))
+    for playing in games:
+        others = [g for g in games if g is not playing]
+        assert Tally.of(others).with_game(playing) == family_records(games), playing.id
+        assert Tally.of(others).with_game(None) == family_records(others)
+    assert Tally.of([]).with_game(games[0]) == family_records(games[:1])
 
 
 # --- what matters now --------------------------------------------------------------------------------------

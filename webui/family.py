@@ -164,38 +164,53 @@ def simple() -> BaseResponse | str:
 # --- the family's records -----------------------------------------------------------------------------------
 
 class RecordsCache:
-    """Each saved game's record as its kept summary says (:meth:`Journal.summaries`), read once while the game
-    has the same number of rows; a game without one is replayed once and its summary kept. The current game's
-    comes from its chronicle (:meth:`Session.record`)."""
+    """The records of the saved games but the one being played, worked out once while those games stay the same
+    (:meth:`Journal.revision`), for a phone that may see every game and for one that may not; the game being
+    played is put with them from its chronicle (:meth:`Session.record`) at each read. Each saved game's record is
+    its kept summary (:meth:`Journal.summaries`); a game without one is replayed once and its summary kept."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._records: dict[int, tuple[int, family.GameRecord | None]] = {}
+        self._tallies: dict[bool, tuple[tuple[int, int, int | None], family.Tally]] = {}
 
-    def records(self, session: Session, leave_out: Callable[[family.GameRecord], bool]) -> family.Records:
-        """The records of every saved game but those ``leave_out`` names (whose figures this phone may not see)."""
+    def records(self, session: Session, leave_out: Callable[[family.GameRecord], bool],
+                variant: bool = False) -> family.Records:
+        """The records of every saved game but those ``leave_out`` names (whose figures this phone may not see);
+        ``variant`` names the ``leave_out`` (the same one for the same ``variant``)."""
         journal = session.journal
         current = session.record()
-        kept: dict[int, tuple[int, str]] | None = None
+        playing = current.id if current is not None else None
+        mark = journal.revision(playing)
+        with self._lock:
+            kept = self._tallies.get(variant)
+        if kept is None or kept[0] != mark:
+            kept = (mark, family.Tally.of(record for record in self._saved(journal, playing)
+                                          if not leave_out(record)))
+            with self._lock:
+                self._tallies[variant] = kept
+        return kept[1].with_game(current if current is not None and not leave_out(current) else None)
+
+    def _saved(self, journal: Journal, playing: int | None) -> list[family.GameRecord]:
+        """The record of every saved game but ``playing``."""
+        summaries: dict[int, tuple[int, str]] | None = None
         found = []
         for info in journal.games():
-            record: family.GameRecord | None
-            if current is not None and info.id == current.id:
-                record = current
+            if info.id == playing:
+                continue
+            with self._lock:
+                cached = self._records.get(info.id)
+            if cached is not None and cached[0] == info.actions:
+                record = cached[1]
             else:
+                if summaries is None:
+                    summaries = journal.summaries()
+                record = self._summary(journal, info, summaries.get(info.id))
                 with self._lock:
-                    cached = self._records.get(info.id)
-                if cached is not None and cached[0] == info.actions:
-                    record = cached[1]
-                else:
-                    if kept is None:
-                        kept = journal.summaries()
-                    record = self._summary(journal, info, kept.get(info.id))
-                    with self._lock:
-                        self._records[info.id] = (info.actions, record)
-            if record is not None and not leave_out(record):
+                    self._records[info.id] = (info.actions, record)
+            if record is not None:
                 found.append(record)
-        return family.family_records(found)
+        return found
 
     @staticmethod
     def _summary(journal: Journal, info: GameInfo, kept: tuple[int, str] | None) -> family.GameRecord | None:
@@ -217,7 +232,7 @@ def family_records() -> family.Records:
     cache: RecordsCache = current_app.extensions["banker_records"]
     session = services().session
     banker = views.viewer_of(phone()).banker
-    return cache.records(session, lambda record: record.hidden and not record.ended and not banker)
+    return cache.records(session, lambda record: record.hidden and not record.ended and not banker, banker)
 
 
 def when(at: float, language: str = "en") -> str:
@@ -256,13 +271,23 @@ def records_chart(found: family.Records, language: str) -> str:
     return wins_chart(list(found.wins), text("web_records_wins_chart", language))
 
 
+GAMES_SHOWN = 50
+"""Saved games the Records page lists at a time, the newest first (``?skip=N`` leaves out the N newest)."""
+
+
 @family_pages.get("/records")
 def records_page() -> BaseResponse | str:
     who = phone()
     if who is None:
         return redirect(url_for("pages.join"), code=303)
     found = family_records()
-    return render_template("records.html", records=found, chart=records_chart(found, who.lang))
+    raw = request.args.get("skip", "")
+    skip = int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 9 else 0
+    skip = min(skip, max(0, len(found.games) - 1))
+    shown = found.games[skip:skip + GAMES_SHOWN]
+    older = skip + GAMES_SHOWN if skip + GAMES_SHOWN < len(found.games) else None
+    return render_template("records.html", records=found, chart=records_chart(found, who.lang), shown=shown,
+                           older=older, paged=skip > 0)
 
 
 # --- the home screen ----------------------------------------------------------------------------------------
