@@ -274,11 +274,15 @@ def _read(stream: IO[bytes] | None) -> str:
     return lines[-1] if lines else ""
 
 
+SAID_KEPT = 500
+"""Utterances a simulated speaker remembers (the latest): a long game does not grow its memory."""
+
+
 class SimulatedSpeaker:
-    """Records what it would say: :attr:`said` is every utterance, oldest first."""
+    """Records what it would say: :attr:`said` is every utterance, oldest first (the latest :data:`SAID_KEPT`)."""
 
     def __init__(self, *, seconds: float = 0.0, sleep: Callable[[float], None] = time.sleep) -> None:
-        self.said: list[Utterance] = []
+        self.said: deque[Utterance] = deque(maxlen=SAID_KEPT)
         self.seconds = seconds
         """How long each sentence takes (0: at once), to play a slow speaker in a test."""
         self._sleep = sleep

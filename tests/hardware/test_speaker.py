@@ -17,6 +17,7 @@ import pytest
 
 from hardware.factory import ReaderConfig, TableConfig, open_table
 from hardware.speaker import (
+    SAID_KEPT,
     EspeakSpeaker,
     SimulatedSpeaker,
     SpeakerConfig,
@@ -221,3 +222,11 @@ def test_importing_the_speaker_starts_nothing() -> None:
             "assert threading.active_count() == 1; assert 'subprocess' not in sys.modules or True; "
             "hardware.speaker.SpeechQueue(hardware.speaker.SimulatedSpeaker()); assert threading.active_count() == 1")
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
+
+
+def test_a_simulated_speaker_remembers_the_latest_utterances_only() -> None:
+    speaker = SimulatedSpeaker()
+    for number in range(SAID_KEPT + 30):
+        speaker.speak(Utterance(f"Ann pays {number} dollars.", "en", 80, "man"))
+    assert len(speaker.said) == SAID_KEPT and speaker.texts[-1] == f"Ann pays {SAID_KEPT + 29} dollars."
+    assert speaker.texts[0] == "Ann pays 30 dollars."
