@@ -10,10 +10,10 @@ import pytest
 
 from banker.advisor.heatmap import board_svg
 from banker.advisor.markov import MoveRules, landing_distribution
+from banker.choice import short_deed_name
 from banker.edition import available_editions, load_edition
 from banker.messages import LANGUAGES, template
 from banker.text import group_mark, group_name
-from firmware.screens import short_deed_name
 from hardware.display import MARGIN_X, WIDTH, drawable, fit, load_font
 
 CASES = [(edition, language) for edition in available_editions() for language in LANGUAGES]
