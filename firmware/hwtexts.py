@@ -51,4 +51,5 @@ def message(error: HardwareError, language: str) -> str:
     """The whole message as ``str(error)`` reads in English: the part, the bus, the problem and the fix."""
     if language == "en" or not error.key:
         return str(error)
-    return f"{part(error, language)} ({error.bus}): {problem(error, language)}. {fix(error, language)}"
+    remedy = fix(error, language)
+    return f"{part(error, language)} ({error.bus}): {problem(error, language)}. {remedy[:1].upper()}{remedy[1:]}"

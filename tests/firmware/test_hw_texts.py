@@ -68,13 +68,21 @@ def no_display() -> HardwareError:
         return raised(lambda: Oled(address=0x3C))
 
 
+def no_spi_display() -> HardwareError:
+    from hardware.emulator import FakeGpio
+    from hardware.oled import SpiWiring
+
+    with emulated_pi(FakeSpiBus(), FakeGpio()):  # no /dev/spidev1.2: spi1-3cs is not in config.txt
+        return raised(lambda: Oled(chip="ssd1306", spi=SpiWiring()))
+
+
 def no_espeak() -> HardwareError:
     speaker = EspeakSpeaker(espeak=("no-such-espeak-program",))
     return raised(lambda: speaker.speak(Utterance("hello")))
 
 
 ERRORS = {"no_spi_device": no_spi_device, "spi_denied": spi_denied, "no_chip": no_chip, "stopped": stopped,
-          "no_i2c_bus": no_i2c_bus, "no_display": no_display, "no_espeak": no_espeak}
+          "no_i2c_bus": no_i2c_bus, "no_display": no_display, "no_spi_display": no_spi_display, "no_espeak": no_espeak}
 
 
 @pytest.mark.parametrize("name", sorted(ERRORS))
@@ -94,6 +102,7 @@ def test_a_nested_text_is_translated_too() -> None:
     error = stopped()
     russian = hwtexts.fix(error, "ru")
     assert russian.startswith("проверьте провода: 3,3 В") and "каждые 2 с" in russian
+    assert ". Проверьте провода: 3,3 В" in hwtexts.message(error, "ru")  # the fix starts a sentence
     assert "VersionReg читается как 0x00" in hwtexts.problem(error, "ru")
     assert hwtexts.headline(error, "bg").startswith("NFC четец на SPI0 CE0: спря да отговаря")
 
