@@ -26,12 +26,14 @@ from banker.actions import (
     Tax,
     parse_action,
 )
+from banker.edition import load_edition
 from banker.engine import apply
 from banker.errors import BankerError
 from banker.messages import LANGUAGES, template
 from banker.sim.game import Game, accepted_actions
 from banker.sim.strategies import STRATEGIES
 from banker.state import GameState
+from banker.text import describe_action_json
 
 IDENTIFIER = re.compile(r"\b[a-z]+(?:_[a-z0-9]+)+\b")
 
@@ -332,3 +334,22 @@ def test_an_accept_may_name_the_terms_it_was_shown_and_a_refusal_may_say_why() -
     assert refused(state, "Bob", AcceptTrade("Bob", proposal.id, "0" * 16)).key == "proposal_changed"
     words = "x" * 80
     assert choosing.offered(state, "Bob", RefuseTrade("Bob", proposal.id, words)).kind == "refuse_trade"
+
+
+RU_ACTION_WORDS = [
+    ({"action": "buy", "player": "Боря", "property": "nagatinskaya"}, "Боря покупает Нагатинскую улицу"),
+    ({"action": "rent", "player": "Боря", "property": "nagatinskaya"}, "Боря платит аренду за Нагатинскую улицу"),
+    ({"action": "mortgage", "player": "Боря", "property": "nagatinskaya"}, "Боря закладывает Нагатинскую улицу"),
+    ({"action": "unmortgage", "player": "Боря", "property": "nagatinskaya"},
+     "Боря выкупает Нагатинскую улицу из залога"),
+    ({"action": "keep_mortgaged", "player": "Боря", "property": "nagatinskaya"},
+     "Боря оставляет Нагатинскую улицу в залоге"),
+    ({"action": "build", "player": "Боря", "property": "nagatinskaya"},
+     "Боря строит на участке «Нагатинская улица»"),
+]
+
+
+@pytest.mark.parametrize(("data", "words"), RU_ACTION_WORDS)
+def test_an_action_named_in_russian_puts_the_deed_in_its_case(data: dict[str, str], words: str) -> None:
+    # What an undo takes back and a refusal names: the deed is the verb's object ("покупает Нагатинскую улицу").
+    assert describe_action_json(load_edition("ru"), data, "ru") == words

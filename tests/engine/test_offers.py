@@ -230,7 +230,7 @@ def test_undo_says_what_was_undone_in_words_and_the_money_back() -> None:
     rent = play(Buy("Ann", "baltic"), Rent("Bob", "baltic"))
     _, events = apply(rent, Undo())
     assert describe_event(rent.edition, events[0], "ru") == (
-        "Отменено: Bob платит ренту за Baltic Avenue; Bob получает обратно $4, у игрока Ann забрано $4.")
+        "Отменено: Bob платит аренду за Baltic Avenue; Bob получает обратно $4, у игрока Ann забрано $4.")
 
 
 def test_an_offer_is_data() -> None:
