@@ -17,7 +17,7 @@ from banker.edition import Edition, load_edition
 from banker.ledger import Event
 from banker.messages import LANGUAGES, TABLES, Template, label, render
 from banker.replay import replay_lines
-from banker.text import deed_name, describe_action_json, describe_event, event_key, money_text
+from banker.text import bundle_words, deed_name, describe_action_json, describe_event, event_key, money_text
 
 GAMES = {"en": ("us", ["Ann", "Bob", "Cy"]), "ru": ("ru", ["Аня", "Боря", "Цветан"]),
          "bg": ("us", ["Ана", "Боби", "Цветан"])}
@@ -45,6 +45,9 @@ OTHER_VALUES: dict[str, Any] = {
     "number": 2, "total": 3, "free": 12, "left": 9, "days": 2, "size": 12,
 }
 """Numbers a played game does not hold, as a table would show them."""
+
+SAID = {"en": "Too little for Reading", "ru": "Маловато за вокзал", "bg": "Малко е за гарата"}
+"""What a player writes when refusing a trade, in each language."""
 
 
 def _id(edition: Edition, value: Any) -> Any:
@@ -84,10 +87,13 @@ def played(language: str) -> tuple[Edition, dict[str, Any], dict[str, Event]]:
         "how": "fine", "basis": "mortgaged", "deck": "chance", "group": edition.properties[0].group,
         "building": "house", "cash": 150, "value": 330, "price": 60, "high": 120, "keep_fee": 10,
         "unmortgage_cost": 110, "flat": 200, "worth": 1640, "pot": 0, "short": 40, "missing": 40,
-        "text": edition.card_text(edition.decks["chance"][0], language), "said": players[1], "what": "rent",
+        "text": edition.card_text(edition.decks["chance"][0], language), "what": "rent",
         "built": edition.properties[0].id,
     }
     values["action_done"] = result.actions[1].to_json()
+    trade = result.actions[-1].to_json()
+    values["give"], values["take"] = trade["give"], trade["take"]
+    values["said"] = SAID[language]
     return edition, values, events
 
 
@@ -111,6 +117,8 @@ def filled(key: str, template: Template, edition: Edition, values: dict[str, Any
             params[name] = label(value, language) if value in ("bank", "pot") else value
         elif name in ("reason", "how", "basis", "deck", "group", "building", "what") and isinstance(value, str):
             params[name] = label(value, language)
+        elif name in ("give", "take") and isinstance(value, dict):
+            params[name] = bundle_words(edition, value, language, case="acc")
         elif name == "action":
             params[name] = describe_action_json(edition, values["action_done"], language)
         elif name == "edition":

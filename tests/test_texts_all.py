@@ -10,6 +10,7 @@ import pytest
 
 from banker.messages import LANGUAGES, TABLES
 from banker.samples import played, rendered
+from banker.text import deed_name
 from tests.test_words import ALLOWED_LATIN, IDENTIFIERS_ALLOWED
 
 PLACEHOLDER = re.compile(r"\{[a-z_]+(?:![rs])?(?::[a-z]+)?\}")
@@ -71,3 +72,13 @@ def test_the_checks_catch_what_they_look_for() -> None:
     assert PLACEHOLDER.search("Ann pays {amount}.") and IDENTIFIER.search("Ann pays (jail_fine).")
     assert SENTENCE_END.search("ann pays.") and LATIN_WORD.findall("Аня платит (transfer).") == ["transfer"]
     assert not SENTENCE_END.search("не хватает 1 500 тыс. руб.")
+
+
+def test_a_trade_sample_names_what_changes_hands(texts: tuple[str, list[tuple[str, str]]]) -> None:
+    # A trade's sides are the game's own bundles, not a number standing in for them ("3 for 3").
+    language, lines = texts
+    edition, values, _ = played(language)
+    deed = values["give"]["properties"][0]
+    shown = dict(lines)
+    assert deed_name(edition, deed, language).split()[-1][:4] in shown["event_trade_proposed"]
+    assert not re.search(r"\b3\b", shown["event_trade_proposed"])
