@@ -337,9 +337,9 @@ class Approvals:
 
     The table is asked at most :attr:`MAX_WAITING` questions at once, one per device (its address; on
     the table's own computer, its cookie), each with words no other waiting question has; a device asks
-    again :attr:`ASK_EVERY_S` after its last question at the soonest, and :attr:`AFTER_NO_S` after the
-    table said no to it. So a flood of questions from one device is one question, and a question the
-    table turned down is not back at once.
+    again :attr:`ASK_EVERY_S` after its last question at the soonest (at once when the table showed it
+    and nobody answered), and :attr:`AFTER_NO_S` after the table said no to it. So a flood of questions
+    from one device is one question, and a question the table turned down is not back at once.
 
     A question the table never answers (its program lost it) counts as expired after :attr:`GIVE_UP_S`,
     so the phone can always ask again."""
@@ -362,6 +362,20 @@ class Approvals:
         self._waiting: dict[str, _Question] = {}
         self._next_ask: dict[str, float] = {}
         """When each device may ask again."""
+        self._earlier: dict[str, tuple[str, ...]] = {}
+        """The ids a phone had before each question gave it a new one (its open page may still listen
+        under the first)."""
+
+    EARLIER_KEPT = 256
+
+    def link(self, pid: str, old: str | None) -> tuple[str, ...]:
+        """Record that the phone ``old`` is now ``pid``; the ids it had before (``old`` first)."""
+        with self._lock:
+            chain = () if old is None else (old, *self._earlier.get(old, ())[:4])
+            self._earlier[pid] = chain
+            while len(self._earlier) > self.EARLIER_KEPT:
+                del self._earlier[next(iter(self._earlier))]
+            return chain
 
     def _expire(self, now: float) -> None:
         for pid, question in list(self._waiting.items()):
@@ -425,6 +439,10 @@ class Approvals:
             if granted is False and question is not None:
                 self._next_ask[question.device] = max(self._next_ask.get(question.device, 0.0),
                                                       now + self.AFTER_NO_S)
+            elif granted is None and question is not None and self._next_ask.get(question.device, 0.0) \
+                    <= question.since + self.ASK_EVERY_S:
+                # Shown for its whole time and not answered: the device may ask again at once.
+                self._next_ask.pop(question.device, None)
             outcome = "expired" if granted is None else "granted" if granted else "refused"
             self._answers[pid] = (outcome, now)
 

@@ -187,12 +187,13 @@ def ask_table(who: Phone) -> tuple[int, str]:
     broker, approvals, game = svc.broker, svc.approvals, svc.session
     if old is not None:
         game.journal.move_banker_grants(old, pid)
+    earlier = approvals.link(pid, old)
 
     def answer(granted: bool | None) -> None:
         if granted:
             game.journal.grant_banker(pid, game.game_id, time.time())
         approvals.answer(pid, granted)
-        for phone in {pid, old or pid}:
+        for phone in {pid, *earlier}:  # the page asking again may still listen under an earlier id
             broker.notify_role(phone, granted)
 
     svc.table.ask_banker(words, answer)
