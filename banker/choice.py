@@ -17,8 +17,9 @@ completes, or :class:`NotOffered`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, fields, replace
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field, fields, replace
+from functools import cached_property
 from typing import Any
 
 from banker import balances
@@ -164,20 +165,33 @@ class Ask:
 
 @dataclass(frozen=True)
 class Item:
-    """An offer as it is shown: the offer and its words."""
+    """An offer as it is shown: the offer and its words (the phone's button and the sentence are written when
+    they are first read: the table reads only the menu line)."""
 
     offer: Offer
     menu: str
     """The table's menu line, "✕ " first when refused: :data:`MENU_WIDTH` characters when its words fit them
     (a long deed name gives way to its short form first), else up to :data:`MENU_ROWS` screen lines."""
-    button: str
-    """The phone's button (or line)."""
-    sentence: str
-    """What doing it would do, in a sentence (the preview's log), or why not."""
     refused: str = ""
     """The reason it is refused, as the viewer may read it ("" when allowed)."""
     asks: tuple[Ask, ...] = ()
     danger: bool = False
+    context: tuple[GameState, str, Viewer] | None = field(default=None, compare=False, repr=False)
+    """The state, the language and the viewer its other words are written for."""
+
+    @cached_property
+    def button(self) -> str:
+        """The phone's button (or line)."""
+        assert self.context is not None
+        state, language, _ = self.context
+        return button_words(state, self.offer, language)
+
+    @cached_property
+    def sentence(self) -> str:
+        """What doing it would do, in a sentence (the preview's log), or why not."""
+        assert self.context is not None
+        state, language, viewer = self.context
+        return sentence_words(state, self.offer, language, viewer)
 
     @property
     def kind(self) -> str:
@@ -370,13 +384,14 @@ def _values(state: GameState, offer: Offer, language: str, *, table: bool) -> di
     return values
 
 
-def _word(offer: Offer, kind: str, part: str, language: str, values: dict[str, Any], fallback: str) -> str:
+def _word(offer: Offer, kind: str, part: str, language: str, values: dict[str, Any],
+          fallback: Callable[[], str]) -> str:
     """The ``part`` (``menu``, ``button``) of an offer's words: ``choice_<part>_<kind>``, or for an offer with
     something still to choose ``choice_<part>_<kind>_open`` where the catalogue has it."""
     for key in ((f"choice_{part}_{kind}_open",) if offer.needs else ()) + (f"choice_{part}_{kind}",):
         if template(key, language) is not None:
             return render(key, values, language)
-    return fallback
+    return fallback()
 
 
 def _kind(offer: Offer, values: dict[str, Any]) -> str:
@@ -393,8 +408,11 @@ def menu_line(state: GameState, offer: Offer, language: str) -> str:
     :data:`MENU_ROWS` lines of the screen rather than cut."""
     values = _values(state, offer, language, table=True)
     kind = _kind(offer, values)
-    fallback = fit(describe_action(state.edition, offer.action, language, state.rules.hotel_level)) \
-        if offer.action is not None else kind
+    def fallback() -> str:
+        action = offer.action
+        return fit(describe_action(state.edition, action, language, state.rules.hotel_level)) \
+            if action is not None else kind
+
     mark = REFUSED_MARK if offer.refusal is not None else ""
     room = MENU_WIDTH - len(mark)
     text = _word(offer, kind, "menu", language, values, fallback)
@@ -412,8 +430,11 @@ def button_words(state: GameState, offer: Offer, language: str) -> str:
     would become a debt says so: "Pay Income Tax ($200: $168 short)")."""
     values = _values(state, offer, language, table=False)
     kind = _kind(offer, values)
-    fallback = describe_action(state.edition, offer.action, language, state.rules.hotel_level) \
-        if offer.action is not None else kind
+    def fallback() -> str:
+        action = offer.action
+        return describe_action(state.edition, action, language, state.rules.hotel_level) \
+            if action is not None else kind
+
     text = _word(offer, kind, "button", language, values, fallback)
     if _debt_of(offer) is not None:
         text = t("choice_becomes_debt", language, text=text, missing=values["missing"])
@@ -492,9 +513,8 @@ def _owner_name(state: GameState, action: Action | None) -> str | None:
 
 def item(state: GameState, offer: Offer, language: str = "en", viewer: Viewer = balances.TABLE) -> Item:
     """``offer`` with its words in ``language`` (refusals as ``viewer`` may read them)."""
-    return Item(offer, menu_line(state, offer, language), button_words(state, offer, language),
-                sentence_words(state, offer, language, viewer), refusal_words(state, offer, language, viewer),
-                asks_of(state, offer, language), danger=offer.kind in DANGER)
+    return Item(offer, menu_line(state, offer, language), refusal_words(state, offer, language, viewer),
+                asks_of(state, offer, language), danger=offer.kind in DANGER, context=(state, language, viewer))
 
 
 def _items(state: GameState, found: Iterable[Offer], language: str, viewer: Viewer) -> tuple[Item, ...]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import replace
 
 import pytest
@@ -132,6 +133,27 @@ def test_a_deed_for_sale_is_bought_at_once_and_declining_puts_it_up_for_auction(
     assert found.items[0].menu == "Buy $400"
     assert found.items[0].button == "Buy Boardwalk ($400)"
     assert found.items[0].sentence == "Ann buys Boardwalk for $400."
+
+
+def test_the_phones_words_are_written_only_when_they_are_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The table reads the menu lines alone: a choice made for it writes no button and no sentence."""
+    written: list[str] = []
+
+    def counted(name: str, words: Callable[..., str]) -> Callable[..., str]:
+        def wrapper(*args: object) -> str:
+            written.append(name)
+            return words(*args)
+        return wrapper
+
+    monkeypatch.setattr(choosing, "button_words", counted("button", choosing.button_words))
+    monkeypatch.setattr(choosing, "sentence_words", counted("sentence", choosing.sentence_words))
+    state = STATES[5]
+    menus = [i.menu for p in state.players for i in choosing.card_choice(state, p.name, front="table")]
+    assert menus and written == []
+    shown = choosing.deed_choice(start(), "Ann", "boardwalk").items[0]
+    assert (shown.button, shown.sentence) == ("Buy Boardwalk ($400)", "Ann buys Boardwalk for $400.")
+    assert (shown.button, shown.sentence) == ("Buy Boardwalk ($400)", "Ann buys Boardwalk for $400.")
+    assert written == ["button", "sentence"]  # once each
 
 
 def test_the_table_card_leaves_the_transfer_to_a_tap_and_offers_the_end_of_the_turn() -> None:
