@@ -13,7 +13,7 @@ from typing import assert_never
 from banker import balances
 from banker import choice as bc
 from banker import offer as offering
-from banker.actions import Bid, DrawCard, Pay, Rent
+from banker.actions import Bid, DrawCard, Rent
 from banker.advisor import next_building_line
 from banker.errors import BankerError
 from banker.messages import render
@@ -216,10 +216,6 @@ def completed(ctx: Context, step: Amount) -> Offer | None:
 
 def is_bid(offer: Offer) -> bool:
     return isinstance(offer.action, Bid)
-
-
-def is_transfer(offer: Offer) -> bool:
-    return isinstance(offer.action, Pay) and offer.kind == "transfer"
 
 
 def entries(step: Choose) -> int:

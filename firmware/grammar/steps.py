@@ -8,7 +8,7 @@ shows it afresh or withdraws it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, assert_never
+from typing import assert_never
 
 from banker.actions import Action, DrawCard
 from banker.choice import Choice
@@ -81,6 +81,11 @@ class Context:
 
     def players(self) -> tuple[str, ...]:
         return tuple(p.name for p in self.game.players) if self.game is not None else ()
+
+
+Param = str | int | bool | tuple[tuple[int, str], ...]
+"""A value a text of the table's own is filled in with (a name, a count, the readers that stopped)."""
+Params = tuple[tuple[str, Param], ...]
 
 
 # --- where a menu of the engine's offers comes from ------------------------------------------------
@@ -157,7 +162,7 @@ class Item:
     and where OK on it leads."""
 
     key: str
-    params: tuple[tuple[str, Any], ...] = ()
+    params: Params = ()
     target: Target | None = None
 
 
@@ -166,7 +171,7 @@ class Menu:
     """A menu of the table's own (setup, enrollment, re-teaching a tag, the speaker)."""
 
     title_key: str
-    title_params: tuple[tuple[str, Any], ...]
+    title_params: Params
     items: tuple[Item, ...]
     back: Step
     index: int = 0
@@ -277,7 +282,7 @@ class Notice:
     """A message for a few seconds: what was done, or why not. Any button goes on at once."""
 
     key: str
-    params: tuple[tuple[str, Any], ...] = ()
+    params: Params = ()
     until: float = 0.0
     then: Step | None = None
     error: bool = False
@@ -366,7 +371,7 @@ class GrammarState:
 Out = tuple[GrammarState, list[Effect]]
 
 
-def params(**values: Any) -> tuple[tuple[str, Any], ...]:
+def params(**values: Param) -> Params:
     return tuple(values.items())
 
 

@@ -25,6 +25,7 @@ from firmware.grammar.steps import (
     NewGameWizard,
     Notice,
     Out,
+    Params,
     PlayerStep,
     RentFrom,
     Step,
@@ -37,7 +38,7 @@ from firmware.grammar.steps import (
 from firmware.tags import Meaning
 
 
-def notice(gs: GrammarState, ctx: Context, key: str, values: tuple[tuple[str, object], ...] = (), *,
+def notice(gs: GrammarState, ctx: Context, key: str, values: Params = (), *,
            error: bool = False) -> Out:
     shown = Notice(key, values, until=ctx.now + (ERROR_S if error else NOTICE_S), then=Idle(page_at=ctx.now),
                    error=error)

@@ -156,7 +156,7 @@ def orange_with_two_houses_each(game: Play, build: str = "Build house") -> None:
 )
 def test_the_owners_menu_says_what_the_next_house_pays_back(make_play: Any, language: str, said: str) -> None:
     game = make_play("Ann", "Bob", "Cy", language=language)
-    orange_with_two_houses_each(game, render("table_item_build_house", {"amount": ""}, language).strip())
+    orange_with_two_houses_each(game, render("choice_menu_build_house", {"amount": ""}, language).strip())
     assert [game.json()["properties"][street]["houses"] for street in ORANGE] == [2, 2, 2]
     game.do("tap:Ann", "tap:new_york")
     view = game.script.loop.view
@@ -164,7 +164,7 @@ def test_the_owners_menu_says_what_the_next_house_pays_back(make_play: Any, lang
     line = next_building_line(game.state, 0, game.state.edition.property("new_york"))
     assert line == ("advisor_next_house", {"count": 9})
     assert view.lines[0] == said == render(*line, language)
-    assert view.lines[1] == render("table_item_collect_rent", {}, language)
+    assert view.lines[1] == render("choice_menu_collect_rent", {}, language)
     assert view.highlight == 1  # the cursor is on the first item, below the line
     game.do("ok")  # OK takes that item, not the line
     assert game.flat().startswith(game.state.edition.property("new_york").name)
