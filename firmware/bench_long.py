@@ -12,7 +12,8 @@ For each journal: the answer of every page and API that shows the whole game (in
 phone, the median of a few requests after the first), one action's commit, the start-up of
 ``banker run`` to its first answer with the game, its memory (VmRSS) after it answered every page,
 and the bytes on the card (the journal and its WAL). Beside them, the bytes one phone action and
-one refused request add to the journal.
+one refused request add to the journal, and the memory of ``banker run`` while a phone plays
+:data:`MEMORY_ACTIONS` payments over HTTP, reading the pages of the whole game as it goes.
 """
 
 from __future__ import annotations
@@ -39,6 +40,17 @@ STEP_S = 8.0
 """Seconds between two actions on the journal's clock while a journal is built."""
 PHONE_ACTIONS = 400
 """Phone actions (and refusals) sent to measure the bytes each adds."""
+MEMORY_ACTIONS = 20_000
+"""Payments a phone sends ``banker run`` while its memory is watched."""
+MEMORY_MARKS = (0, 1_000, 2_000, 5_000, 10_000, 20_000)
+"""After how many of them the memory is read."""
+READ_EVERY = 100
+"""The phone reads :data:`MEMORY_READS` after every so many payments (every phone reads its page after each
+action; these are the reads of the whole game)."""
+MEMORY_READS = ("/", "/end", "/api/scores", "/history", "/api/history")
+WARM = 1_000
+"""After so many actions the program's bounded caches are full (the undo chain, the display's text widths,
+SQLite's page cache): the memory's growth is also given from there."""
 
 
 def _actions(count: int, seed: int) -> list[Any]:
@@ -156,65 +168,126 @@ def rss_mb(pid: int) -> float:
     return float("nan")
 
 
+class _Program:
+    """``banker run --simulated`` on a data directory, in a child process, with one phone joined as ``P1``."""
+
+    def __init__(self, data_dir: Path) -> None:
+        from firmware.run import announced_address
+
+        self.started = time.perf_counter()
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "firmware.cli", "run", "--simulated", "--host", "127.0.0.1", "--port", "0",
+             "--data-dir", str(data_dir)], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        self.cookies: dict[str, str] = {}
+        try:
+            assert self.process.stdout is not None
+            port, code, text = announced_address(self.process.stdout, 120)
+            if not port:
+                raise RuntimeError(f"banker run did not start: {text!r}")
+            self.port = port
+            self.request("GET", f"/j/{code}")
+            self.token = json.loads(self.request("GET", "/api/me")[1])["csrf_token"]
+            status, _ = self.request("POST", "/api/join", {"player": "P1"})
+            if status != 200:
+                raise RuntimeError(f"join answered {status}")
+        except BaseException:
+            self.close()
+            raise
+
+    def request(self, method: str, target: str, body: object = None) -> tuple[int, bytes]:
+        import http.client
+        from http.cookies import SimpleCookie
+
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=300)
+        sent = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
+        data = None
+        if body is not None:
+            data = json.dumps(body).encode()
+            sent["Content-Type"] = "application/json"
+        if method == "POST" and hasattr(self, "token"):
+            sent["X-CSRFToken"] = self.token
+            sent["Idempotency-Key"] = uuid.uuid4().hex
+        conn.request(method, target, body=data, headers=sent)
+        response = conn.getresponse()
+        payload = response.read()
+        for header in response.headers.get_all("Set-Cookie") or []:
+            cookie: SimpleCookie = SimpleCookie()
+            cookie.load(header)
+            self.cookies.update({name: morsel.value for name, morsel in cookie.items()})
+        conn.close()
+        return response.status, payload
+
+    def rss_mb(self) -> float:
+        return rss_mb(self.process.pid)
+
+    def close(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(30)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(5)
+
+
 def program_figures(data_dir: Path, reads: int = 3) -> dict[str, float]:
     """``banker run --simulated`` on ``data_dir``: seconds from its start to its first answer with the game,
     its VmRSS then, and after every page was read ``reads`` times."""
-    import http.client
-    from http.cookies import SimpleCookie
-
-    from firmware.run import announced_address
-
-    started = time.perf_counter()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "firmware.cli", "run", "--simulated", "--host", "127.0.0.1", "--port", "0",
-         "--data-dir", str(data_dir)], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    program = _Program(data_dir)
     try:
-        assert process.stdout is not None
-        port, code, text = announced_address(process.stdout, 120)
-        if not port:
-            raise RuntimeError(f"banker run did not start: {text!r}")
-        cookies: dict[str, str] = {}
-
-        def request(method: str, target: str, body: object = None, headers: dict[str, str] | None = None
-                    ) -> tuple[int, bytes]:
-            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=300)
-            sent = {"Cookie": "; ".join(f"{k}={v}" for k, v in cookies.items()), **(headers or {})}
-            data = None
-            if body is not None:
-                data = json.dumps(body).encode()
-                sent["Content-Type"] = "application/json"
-            conn.request(method, target, body=data, headers=sent)
-            response = conn.getresponse()
-            payload = response.read()
-            for header in response.headers.get_all("Set-Cookie") or []:
-                cookie: SimpleCookie = SimpleCookie()
-                cookie.load(header)
-                cookies.update({name: morsel.value for name, morsel in cookie.items()})
-            conn.close()
-            return response.status, payload
-
-        request("GET", f"/j/{code}")
-        token = json.loads(request("GET", "/api/me")[1])["csrf_token"]
-        status, _ = request("POST", "/api/join", {"player": "P1"}, {"X-CSRFToken": token})
-        if status != 200:
-            raise RuntimeError(f"join answered {status}")
-        status, _ = request("GET", "/api/state")
-        first = time.perf_counter() - started
+        status, _ = program.request("GET", "/api/state")
+        first = time.perf_counter() - program.started
         if status != 200:
             raise RuntimeError(f"/api/state answered {status}")
-        rss_started = rss_mb(process.pid)
+        rss_started = program.rss_mb()
         for _ in range(reads):
             for page in PAGES:
-                request("GET", page)
+                program.request("GET", page)
         return {"startup_s": round(first, 2), "rss_started_mb": round(rss_started, 1),
-                "rss_after_pages_mb": round(rss_mb(process.pid), 1)}
+                "rss_after_pages_mb": round(program.rss_mb(), 1)}
     finally:
-        process.terminate()
+        program.close()
+
+
+def memory_figures(actions: int = MEMORY_ACTIONS, every: int = READ_EVERY) -> dict[str, float]:
+    """The memory (VmRSS) of ``banker run --simulated`` while a phone plays ``actions`` payments of $1 over HTTP,
+    reading :data:`MEMORY_READS` after every ``every``: ``rss_at:N`` after N actions (at each of
+    :data:`MEMORY_MARKS` up to ``actions``, and at ``actions``), and ``rss_growth_mb`` from the first to the last."""
+    from banker.actions import NewGame
+    from banker.journal import Journal
+    from banker.session import Session
+
+    figures: dict[str, float] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        data_dir = Path(tmp)
+        with Journal(journal_path(data_dir)) as journal:
+            Session(journal).submit(NewGame("us", ("P1", "P2", "P3", "P4"), {"starting_cash": 1_000_000}))
+        program = _Program(data_dir)
         try:
-            process.wait(30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(5)
+            marks = sorted({mark for mark in MEMORY_MARKS if mark < actions} | {actions})
+
+            def read() -> None:
+                for page in MEMORY_READS:
+                    status, _ = program.request("GET", page)
+                    if status != 200:
+                        raise RuntimeError(f"{page} answered {status}")
+
+            read()
+            figures["rss_at:0"] = round(program.rss_mb(), 1)
+            for done in range(1, actions + 1):
+                status, body = program.request("POST", "/api/actions/pay",
+                                               {"player": "P1", "amount": 1, "to": "P2", "again": True})
+                if status != 200:
+                    raise RuntimeError(f"a payment answered {status}: {body[:200]!r}")
+                if done % every == 0 or done == actions:
+                    read()
+                if done in marks:
+                    figures[f"rss_at:{done}"] = round(program.rss_mb(), 1)
+        finally:
+            program.close()
+    figures["rss_growth_mb"] = round(figures[f"rss_at:{actions}"] - figures["rss_at:0"], 1)
+    if actions > WARM:
+        figures["rss_growth_warm_mb"] = round(figures[f"rss_at:{actions}"] - figures[f"rss_at:{WARM}"], 1)
+    return figures
 
 
 def card_bytes(data_dir: Path) -> int:
@@ -283,8 +356,9 @@ def phone_bytes(count: int = PHONE_ACTIONS) -> dict[str, float]:
 
 
 def run_long(lengths: tuple[int, ...] = LENGTHS, games: tuple[int, ...] = GAMES,
-             log: Any = None) -> dict[str, Any]:
-    """Every figure of ``banker bench --long``: ``length:N`` and ``games:N`` journals, and the phone's bytes."""
+             log: Any = None, memory_actions: int = MEMORY_ACTIONS) -> dict[str, Any]:
+    """Every figure of ``banker bench --long``: ``length:N`` and ``games:N`` journals, the phone's bytes, and the
+    memory while a phone plays ``memory_actions`` payments (none when 0)."""
     def say(text: str) -> None:
         if log is not None:
             print(text, file=log, flush=True)
@@ -308,6 +382,10 @@ def run_long(lengths: tuple[int, ...] = LENGTHS, games: tuple[int, ...] = GAMES,
             figures[f"games:{count}"] = measure_journal(data_dir, written, 5)
             say(json.dumps(figures[f"games:{count}"]))
     figures["phone"] = phone_bytes()
+    if memory_actions > 0:
+        say(f"a phone plays {memory_actions} payments")
+        figures["memory"] = memory_figures(memory_actions)
+        say(json.dumps(figures["memory"]))
     return figures
 
 
@@ -389,6 +467,23 @@ def markdown(figures: dict[str, Any], when: str, where: str, before: dict[str, A
         out += [f"A phone's action adds {phone.get('phone_action_bytes')} bytes to the journal (the action, its "
                 "events and the first answer kept for its retries, which is pruned after a day), and a refused "
                 f"request {phone.get('refusal_bytes')} bytes (refusals are remembered in memory only).", ""]
+    memory = figures.get("memory", {})
+    if memory:
+        from banker.session import UNDO_KEPT
+
+        marks = sorted(int(k.split(":")[1]) for k in memory if k.startswith("rss_at:"))
+        heads = ["at the start" if mark == 0 else f"after {mark:,}" for mark in marks]
+        grown = f"+{memory['rss_growth_mb']} MB"
+        if "rss_growth_warm_mb" in memory:
+            grown += f" (+{memory['rss_growth_warm_mb']} MB after the first {WARM:,})"
+        out += [f"**Memory over a game** (`banker run --simulated`, VmRSS, MB, while a phone sends {marks[-1]:,} "
+                f"payments of $1 and reads {', '.join(f'`{page}`' for page in MEMORY_READS)} after every "
+                f"{READ_EVERY}):", "",
+                "| " + " | ".join(heads) + " | grows |", "|" + "---|" * (len(marks) + 1),
+                "| " + " | ".join(f"{memory[f'rss_at:{mark}']}" for mark in marks) + f" | {grown} |", "",
+                f"The first {WARM:,} actions fill the program's bounded caches (the undo chain of "
+                f"{UNDO_KEPT} states, the display's 4,096 text widths, SQLite's page cache of 2 MB); after them "
+                "it grows by what the C library's allocator keeps of what the request threads freed.", ""]
     if per_action:
         year = 52 * EVENING_ACTIONS * float(per_action)
         hour = 4 * 3600 * float(phone.get("phone_action_bytes", per_action)) / 1024 / 1024

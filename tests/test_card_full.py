@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from banker.actions import NewGame, Salary
+from banker import journal as journal_module
+from banker.actions import Collect, NewGame, Salary
 from banker.errors import BankerError, CardFull
 from banker.export import state_to_json
 from banker.journal import PRUNE_EVERY, REQUESTS_KEPT_S, Journal
@@ -135,3 +136,32 @@ def test_answers_older_than_a_day_are_pruned(tmp_path: Path) -> None:
         assert kept < PRUNE_EVERY * 0.6
         # The latest answers are still there for their retries.
         assert session.submit_once(Salary("Ann"), f"phone:paid-{PRUNE_EVERY - 1}", answer, refusal)[2] is True
+
+
+def test_the_wal_is_cut_back_once_a_checkpoint_has_gone_through(tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """A reader that holds the journal open (another connection's records read) lets the WAL grow past its size;
+    once the reader is gone and SQLite's checkpoint has gone through, the WAL goes back to its limit instead of
+    keeping the largest size it ever reached."""
+    limit = 256 * 1024
+    monkeypatch.setattr(journal_module, "WAL_LIMIT_BYTES", limit)
+    path = tmp_path / "j.sqlite3"
+    wal = tmp_path / "j.sqlite3-wal"
+    with Journal(path) as journal:
+        journal._db.execute("PRAGMA synchronous=OFF")  # speed: what is measured is the WAL's size
+        journal._db.execute("PRAGMA wal_autocheckpoint=100")
+        session = Session(journal)
+        session.submit(NewGame("us", ("Ann", "Bob"), {}))
+        reader = sqlite3.connect(path, isolation_level=None)
+        reader.execute("BEGIN")
+        reader.execute("SELECT COUNT(*) FROM actions").fetchone()
+        for _ in range(300):
+            session.submit(Collect("Ann", 1))
+        grown = wal.stat().st_size
+        assert grown > 2 * limit
+        reader.execute("COMMIT")
+        reader.close()
+        for _ in range(300):
+            session.submit(Collect("Ann", 1))
+        assert wal.stat().st_size <= limit < grown
+        assert journal.load(journal.current_game() or 0).seq == 600

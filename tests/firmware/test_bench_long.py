@@ -9,7 +9,7 @@ from firmware.bench_long import PAGES, SECTION, markdown, run_long, write_sectio
 
 
 def test_the_long_bench_measures_every_figure_and_writes_its_section(tmp_path: Path) -> None:
-    figures = run_long((30, 60), (2,))
+    figures = run_long((30, 60), (2,), memory_actions=150)
     for axis in ("length:30", "length:60", "games:2"):
         found = figures[axis]
         assert all(page in found and f"first:{page}" in found for page in PAGES), found
@@ -17,8 +17,11 @@ def test_the_long_bench_measures_every_figure_and_writes_its_section(tmp_path: P
         assert found["commit_median_ms"] > 0
     assert figures["games:2"]["actions"] == 2 * 200
     assert figures["phone"]["phone_action_bytes"] > 0 and figures["phone"]["refusal_bytes"] < 10
+    memory = figures["memory"]
+    assert set(memory) == {"rss_at:0", "rss_at:150", "rss_growth_mb"} and memory["rss_at:150"] > 0
     text = markdown(figures, "today", "here")
     assert text.startswith(SECTION) and "30 actions" in text and "2 games" in text and "A year of evenings" in text
+    assert "**Memory over a game**" in text and "after 150" in text
     path = tmp_path / "performance.md"
     path.write_text("# Performance\n\nfigures\n\n## Soak\n\nsoak\n\n" + SECTION + "\n\nold figures\n",
                     encoding="utf-8")
