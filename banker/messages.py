@@ -121,6 +121,13 @@ def _localize(key: str, value: Any, language: str) -> Any:
     return value
 
 
+class _Missing(str):
+    """A parameter a text names but was not given: shown as its placeholder, whatever form it asks for."""
+
+    def __format__(self, spec: str) -> str:
+        return "{" + str(self) + (":" + spec if spec else "") + "}"
+
+
 class _Lenient(dict[str, Any]):
     def __missing__(self, key: str) -> str:
-        return "{" + key + "}"
+        return _Missing(key)
