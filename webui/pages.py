@@ -179,6 +179,9 @@ def join() -> BaseResponse | str:
                 session["lang"] = language
                 return redirect(url_for("pages.join"), code=303)
             views.join_as(None if choice in ("", "-") else choice, language)
+            if request.form.get("then") == "setup" and current_state() is None:
+                # No game yet: the phone that asked to start one goes on to the New game page.
+                return redirect(url_for("pages.setup"), code=303)
         except NotAllowed as error:
             flash(error.translated(language), "error")
             return redirect(url_for("pages.join"), code=303)
