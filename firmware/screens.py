@@ -7,8 +7,8 @@ wrap, titles end in "…" rather than being cut mid-letter, and money is the big
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any, assert_never
 
 from banker import balances
@@ -31,7 +31,7 @@ from firmware import texts
 from firmware.tags import Meaning
 from firmware.tags import label as tag_label
 from hardware.controls import STUCK_S
-from hardware.display import ScreenView
+from hardware.display import ScreenView, body_lines, body_rows
 
 WIDTH_CHARS = 21
 """Characters of the 6-pixel font on a 128-pixel line."""
@@ -329,7 +329,7 @@ def paged(lines: Sequence[str], rows: int, since: float, now: float) -> tuple[st
     """``lines`` wrapped to the screen's width; when they take more than ``rows`` rows, the window moves down
     one row every :data:`firmware.grammar.SCROLL_S` seconds from ``since``, then starts again: every line
     that matters is read whole, never cut."""
-    wrapped = [row for line in lines for row in (textwrap.wrap(line, WIDTH_CHARS) or [""])]
+    wrapped = [row for line in lines for row in body_lines(line)]
     if len(wrapped) <= rows:
         return tuple(lines)
     positions = len(wrapped) - rows + 2  # rest a little at the end before starting again
@@ -340,9 +340,8 @@ def paged(lines: Sequence[str], rows: int, since: float, now: float) -> tuple[st
 def _confirm(step: g.Confirm, ctx: g.Context) -> ScreenView:
     """The engine's confirmation of the step's own preview: title, what happens, the money, the buttons."""
     said = bc.confirmation(ctx.game, step.offer, ctx.language, declines_to_auction=step.decline is not None)
-    rows = BODY_ROWS - (1 if said.amount is not None else 0)
-    return ScreenView(title=said.title, lines=paged(said.lines, rows, step.since, ctx.now), amount=said.amount,
-                      footer=said.footer)
+    view = ScreenView(title=said.title, lines=said.lines, amount=said.amount, footer=said.footer)
+    return replace(view, lines=paged(said.lines, body_rows(view), step.since, ctx.now))
 
 
 def _dice(step: g.Dice, ctx: g.Context) -> ScreenView:
@@ -375,8 +374,9 @@ def _amount(step: g.Amount, ctx: g.Context) -> ScreenView:
     # The step the next quick press makes (a run of quick presses grows it), not only the base step.
     running = step.last > 0 and ctx.now - step.last <= g.AMOUNT_RUN_S
     step_size = g.amount_step(step.steps, step.step_index, step.run + 1 if running else 1)
-    return ScreenView(title=title, lines=paged(lines, BODY_ROWS - 1, step.last, ctx.now),
-                      amount=game.money(step.value), footer=t(ctx, "footer_amount", step=step_size))
+    view = ScreenView(title=title, lines=lines, amount=game.money(step.value),
+                      footer=t(ctx, "footer_amount", step=step_size))
+    return replace(view, lines=paged(lines, body_rows(view), step.last, ctx.now))
 
 
 def scrolled(text: str, rows: int, since: float, now: float) -> tuple[str, ...]:

@@ -245,6 +245,24 @@ class _Layout:
     amount_xy: tuple[int, int]
 
 
+def body_rows(view: ScreenView) -> int:
+    """The rows of body text ``view`` has room for: three between a title and a footer, one under the big
+    amount (two without a footer), four on a screen with a title alone."""
+    body_top = BODY_Y if view.title else 0
+    body_bottom = FOOTER_Y if view.footer else HEIGHT
+    amount_height = 0
+    if view.amount:
+        amount_height = int(_amount_font(drawable(view.amount, load_font(AMOUNT_SIZES[0], "bold"))).size) + 2
+    return max(0, (body_bottom - body_top - amount_height) // LINE_HEIGHT)
+
+
+def body_lines(text: str) -> list[str]:
+    """``text`` as the body draws it (prose, not a menu): word-wrapped to the screen's width in pixels,
+    after the characters the font lacks are replaced."""
+    font = load_font(12)
+    return wrap(drawable(text, font), font, WIDTH - 2 * MARGIN_X)
+
+
 @lru_cache(maxsize=16)
 def _layout(view: ScreenView) -> _Layout:
     font = load_font(12)
@@ -253,16 +271,13 @@ def _layout(view: ScreenView) -> _Layout:
     body_top = BODY_Y if view.title else 0
     body_bottom = FOOTER_Y if view.footer else HEIGHT
     footer = fit(drawable(view.footer, font), font, text_width) if view.footer else ""
-    amount_height = 0
     amount_text = ""
     amount_font = font
     if view.amount:
         amount_text = drawable(view.amount, load_font(AMOUNT_SIZES[0], "bold"))
         amount_font = _amount_font(amount_text)
         amount_text = fit(amount_text, amount_font, text_width)
-        amount_height = int(amount_font.size) + 2
-    capacity = (body_bottom - body_top - amount_height) // LINE_HEIGHT
-    body = _body(view, font, capacity)
+    body = _body(view, font, body_rows(view))
     amount_xy = (0, 0)
     if amount_text:
         # Centre the amount in the space left between the body text and the footer.

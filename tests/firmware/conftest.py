@@ -74,6 +74,17 @@ class Play:
         """The screen as one line of words (wrapped and scrolled texts read as sentences)."""
         return " ".join(self.screen().split())
 
+    def read(self, seconds: int = 8) -> str:
+        """The body's words as a player reads them while the screen pages for ``seconds`` (each row once,
+        in the order shown), as one line."""
+        rows: list[str] = []
+        for _ in range(seconds):
+            view = self.script.loop.view
+            assert view is not None
+            rows += [row for row in view.lines if row not in rows]
+            self.do("wait:1")
+        return " ".join(" ".join(rows).split())
+
     def choose(self, text: str) -> Frame:
         """Move the menu cursor to the line containing ``text`` and press OK."""
         view = self.script.loop.view

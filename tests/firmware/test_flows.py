@@ -56,7 +56,7 @@ def test_railroad_rent_counts_the_owners_railroads(play: Play) -> None:
     for railroad in ("reading_railroad", "short_line"):
         play.do("tap:Ann", f"tap:{railroad}", "ok", "wait:4")
     play.do("tap:Bob", "tap:short_line")
-    assert "2 railroads owned" in play.screen() and "$50" in play.screen()
+    assert "$50" in play.screen() and "2 railroads owned" in play.read()
     play.do("ok")
     assert play.cash("Bob") == 1450
 
@@ -274,7 +274,7 @@ def test_a_chance_card_that_asks_where_it_was_drawn(play: Play) -> None:
     play.do("cancel", "cancel", "wait:4")
     play.do("tap:Bob", "tap:chance")
     play.do(*["down"] * nearest, "ok", "down", "down", "ok", "ok", "ok")  # Chance no. 3, square 36: Reading ahead
-    assert "card: twice the rent" in play.screen() and "$50" in play.screen()
+    assert "$50" in play.screen() and "card: twice the rent" in play.read()
     play.do("ok")
     assert play.cash("Bob") == 1500 + 200 - 50  # passed GO on the way to Reading
 
@@ -311,7 +311,7 @@ def test_a_debt_says_what_is_missing_and_how_to_raise_it(make_play: Any) -> None
     play.do("tap:Ann", "tap:Bob", "up*5", "ok", "ok", "wait:4")  # Ann pays Bob 50: 50 left
     assert play.cash("Ann") == 50
     play.do("tap:Ann", "tap:luxury_tax")
-    assert "Owed to the bank" in play.screen() and "short by $50" in play.screen()
+    assert "Owed to the bank" in play.screen() and "short by $50" in play.read()
     play.do("ok", "wait:4")
     assert play.json()["debts"] == [{"debtor": "Ann", "creditor": "bank", "amount": 100, "reason": "tax"}]
     assert "Ann owes $100" in play.screen() and "→ the bank       $100" in play.screen()
@@ -588,7 +588,8 @@ def test_an_incoming_trade_proposal_is_answered_on_the_receivers_card(make_play:
     assert "Accept Ann's deal" in play.screen() and "Refuse Ann's deal" in play.screen()
     play.choose("Accept Ann's deal")
     # What is given and taken, in words, before anything moves.
-    assert "Ann gives Baltic Avenue" in play.flat() and "Bob gives $100" in play.flat(), play.screen()
+    said = play.read()
+    assert "Ann gives Baltic Avenue" in said and "Bob gives $100" in said, said
     assert play.cash("Bob") == 1500 and play.json()["properties"]["baltic"]["owner"] == "Ann"
     play.do("ok", "wait:4")
     state = play.json()

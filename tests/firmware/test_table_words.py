@@ -5,7 +5,6 @@ line that matters fits the screen or pages through it."""
 
 from __future__ import annotations
 
-import textwrap
 from functools import cache
 
 import pytest
@@ -23,6 +22,7 @@ from firmware import grammar as g
 from firmware import screens
 from firmware.grammar import choices
 from firmware.tags import Meaning
+from hardware import display
 from hardware.display import ScreenView
 from tests.test_texts_all import IDENTIFIER, LATIN_WORD
 
@@ -147,7 +147,24 @@ def test_every_menu_the_table_shows_is_the_engines_choice(edition: str, seed: in
 
 
 def rows(text: str) -> list[str]:
-    return textwrap.wrap(text, choosing.MENU_WIDTH) or [""]
+    """``text`` as the screen draws prose: word-wrapped to the width in pixels of the 12-pixel font."""
+    font = display.load_font(12)
+    return display.wrap(display.drawable(text, font), font, display.WIDTH - 2 * display.MARGIN_X)
+
+
+def drawn_rows(view: ScreenView) -> int:
+    """The body rows the display draws for ``view``: from under the title (or the top) to the footer (or
+    the bottom), less the big amount's height at the largest size that fits the width."""
+    top = display.BODY_Y if view.title else 0
+    bottom = display.FOOTER_Y if view.footer else display.HEIGHT
+    amount = 0
+    if view.amount:
+        bold = display.load_font(display.AMOUNT_SIZES[0], "bold")
+        text = display.drawable(view.amount, bold)
+        sizes = [size for size in display.AMOUNT_SIZES
+                 if display.load_font(size, "bold").getlength(text) <= display.WIDTH - 2 * display.MARGIN_X]
+        amount = (sizes[0] if sizes else display.AMOUNT_SIZES[-1]) + 2
+    return (bottom - top - amount) // display.LINE_HEIGHT
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -160,13 +177,13 @@ def test_every_confirmation_fits_or_pages_and_its_title_fits(language: str) -> N
                 continue
             offer = offering.preview(before, action)
             said = choosing.confirmation(before, offer, language)
-            capacity = 3 - (1 if said.amount is not None else 0)
             confirm = choices.confirm(ctx_of(before, language), offer, g.Idle())
             seen: set[str] = set()
             for tick in range(60):
                 view = shown(confirm, ctx_of(before, language, tick * g.SCROLL_S))
                 assert len(view.title) <= choosing.MENU_WIDTH, view.title
-                assert sum(len(rows(line)) for line in view.lines) <= capacity, (view.lines, action)
+                capacity = drawn_rows(view)
+                assert sum(len(rows(line)) for line in view.lines) <= capacity, (view.lines, capacity, action)
                 seen |= {row for line in view.lines for row in rows(line)}
             wanted = {row for line in said.lines for row in rows(line)}
             assert wanted <= seen, (wanted - seen, action)
