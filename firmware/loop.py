@@ -573,6 +573,7 @@ class TableLoop:
     # --- feeding the loop -----------------------------------------------------------------------
     def _on_game_change(self, state: GameState, events: tuple[Event, ...], action: Any) -> None:
         self.inbox.put(_Redraw())  # runs under the session's lock: only enqueue
+        self.table.hub.wake()  # a phone acted: the players are at the table, a card may come next
         if self.speech_queue is not None:
             settings = self.speech_settings
             short = settings is not None and settings.short

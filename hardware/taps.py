@@ -52,7 +52,7 @@ IDLE_AFTER_S = 120.0
 """Nobody has tapped or pressed anything for this long: the table polls at :data:`IDLE_INTERVAL_S`."""
 IDLE_INTERVAL_S = 0.05
 """The round of a table nobody touches; the first tap is seen up to this much later, and the table
-polls at full speed again from it."""
+polls at full speed again from it (or from a button, or a phone's action)."""
 REMOVALS_KEPT = 64
 """Removals :attr:`TagReaderHub.removals` keeps when nobody reads them."""
 
@@ -188,7 +188,8 @@ class TagReaderHub:
         return found
 
     def wake(self) -> None:
-        """Somebody touched the table (a button): poll at full speed again (see :data:`IDLE_AFTER_S`)."""
+        """Somebody is at the table (a button, a phone's action): poll at full speed again (see
+        :data:`IDLE_AFTER_S`)."""
         self._touched = self._clock()
 
     def idle_since(self, at: float) -> None:
