@@ -97,7 +97,14 @@ def choose(ctx: Context, source: Source, back: Step, *, show_card: bool = False)
 
 
 def player_step(ctx: Context, seat: int) -> PlayerStep:
-    return PlayerStep(seat, make_choice(CardOf(seat), ctx), made_on=ctx.game)
+    """A player's card menu. A debtor whom even selling everything would not get out of debt
+    (:func:`banker.choice.must_go_bankrupt`) starts on "Declare bankruptcy", not on the refused "✕ Pay debts"."""
+    found = make_choice(CardOf(seat), ctx)
+    index = 0
+    if bc.must_go_bankrupt(game_of(ctx), seat):
+        index = next((n for n, shown in enumerate(found.items)
+                      if shown.offer.kind == "bankrupt" and shown.offer.refusal is None), 0)
+    return PlayerStep(seat, found, index=index, made_on=ctx.game)
 
 
 def error_notice(ctx: Context, text: str, then: Step) -> Notice:

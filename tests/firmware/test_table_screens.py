@@ -53,6 +53,26 @@ def test_a_bankruptcy_is_confirmed_with_its_own_word(make_play: Any) -> None:
     assert play.screen().endswith("OK bankrupt  ✕ back"), play.screen()
 
 
+def test_a_debtor_who_cannot_cover_the_debt_opens_the_card_on_bankruptcy(make_play: Any) -> None:
+    play = make_play("Ann", "Борис", "Цветан", starting_cash=100)
+    play.do("tap:Цветан", "tap:income_tax", "ok", "wait:6", "tap:Цветан")  # owes $200, has $100, nothing to sell
+    view = play.script.loop.view
+    assert view is not None and view.highlight is not None
+    assert view.lines[view.highlight] == "Declare bankruptcy", play.screen()
+    play.do("ok")
+    assert play.screen().endswith("OK bankrupt  ✕ back"), play.screen()
+    play.do("ok")
+    assert play.json()["players"]["Цветан"]["bankrupt"]
+
+
+def test_a_debtor_who_can_raise_the_money_opens_the_card_on_paying(make_play: Any) -> None:
+    play = make_play("Ann", "Bob", starting_cash=500)
+    play.do("tap:Bob", "tap:boardwalk", "ok", "wait:6", "tap:Bob", "tap:income_tax", "ok", "wait:6", "tap:Bob")
+    view = play.script.loop.view
+    assert view is not None and view.highlight is not None
+    assert play.json()["debts"] and view.lines[view.highlight].startswith("✕ Pay debts"), play.screen()
+
+
 def test_the_debt_screens_title_is_not_cut_and_says_bankrupt(make_play: Any) -> None:
     play = make_play("Ann", "Борис", "Цветан", starting_cash=100)
     play.do("tap:Цветан", "tap:income_tax", "ok", "wait:6")
