@@ -25,6 +25,9 @@ if TYPE_CHECKING:  # the grammar uses this module too, and stays free of the dra
 WIDTH_CHARS = 21
 """Characters of the screen's font on a line (as in :mod:`firmware.screens`)."""
 BODY_ROWS = 3
+NOT_SAID_WHEN_DONE = frozenset({"board", "card", "inherited_deed", "decision_needed"})
+"""Events the Done screen does not put in words: the board's moves come as instructions; a deed an heir
+receives is its board move; a mortgaged deed's question is the next screen."""
 PAGE_S = 2.0
 """How long each page of moves stays before the next one."""
 
@@ -62,8 +65,10 @@ def pages_seconds(count: int) -> float:
 
 def done_pages(game: GameState, events: Sequence[Event], language: str) -> list[tuple[str, ...]]:
     """What the screen says after OK, a page at a time: the money first (the log's sentences, as the table
-    may show them: "Ann pays Bob $8 rent for Baltic Avenue.", "Cy is bankrupt…"), then the board's moves."""
-    said = balances.log_lines(game, [e for e in events if e.kind not in ("board", "card")], language,
+    may show them: "Ann pays Bob $8 rent for Baltic Avenue.", "Cy is bankrupt…"), then the board's moves.
+    A deed an heir receives is said once, by its board move ("Give Reading Railroad to Bob"), and what to
+    do with a mortgaged one is asked on the screen that follows, not here."""
+    said = balances.log_lines(game, [e for e in events if e.kind not in NOT_SAID_WHEN_DONE], language,
                               balances.TABLE)
     texts = said + [describe_move(game.edition, move, language) for move in moves_of(list(events))]
     if sum(len(textwrap.wrap(text, WIDTH_CHARS)) or 1 for text in texts) <= BODY_ROWS + 1:

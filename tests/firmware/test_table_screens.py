@@ -38,12 +38,24 @@ def test_the_done_screen_of_an_undo_says_what_was_undone_first(make_play: Any) -
 
 
 def test_the_done_screen_of_a_bankruptcy_says_who_is_out(make_play: Any) -> None:
-    play = make_play("Ann", "Борис", "Цветан", starting_cash=100)
-    play.do("tap:Цветан", "tap:income_tax", "ok", "wait:6", "tap:Цветан")
+    play = make_play("Ann", "Борис", "Цветан", starting_cash=500)
+    for action, player, what in (("buy", "Борис", "boardwalk"), ("buy", "Цветан", "reading_railroad"),
+                                 ("buy", "Цветан", "electric_company"), ("mortgage", "Цветан", "reading_railroad"),
+                                 ("mortgage", "Цветан", "electric_company")):
+        play.do({"phone": {"action": action, "player": player, "property": what}})
+    play.do({"phone": {"action": "pay", "player": "Цветан", "amount": 305, "to": "Ann"}}, "wait:6")
+    play.do("tap:Цветан", "tap:boardwalk", "ok", "wait:6", "tap:Цветан")  # $50 rent owed, $20 in cash
     play.choose("Declare bankruptcy")
     play.do("ok")
-    seen = pages_of(play, 4)
-    assert seen[0].startswith("Done ✓\nЦветан is bankrupt"), seen
+    seen = [page for page in pages_of(play, 30) if page.startswith("Done ✓")]
+    assert seen[0].startswith("Done ✓\nЦветан is bankrupt, owing $50."), seen
+    said = " ".join(" ".join(page.splitlines()[1:-1]) for page in seen)
+    for words in ("Борис receives Цветан's cash: $20.", "Give Reading Railroad to Борис",
+                  "Give Electric Company to Борис"):
+        assert said.count(words) == 1, (words, seen)
+    assert "lift it" not in said, seen  # the mortgaged deeds are asked about on the next screen
+    assert len(seen) <= 4, seen
+    assert play.screen().startswith("Decision\nБорис received Reading Railroad mortgaged"), play.screen()
 
 
 def test_a_bankruptcy_is_confirmed_with_its_own_word(make_play: Any) -> None:
