@@ -435,3 +435,24 @@ def test_the_pay_page_buttons_are_the_engines_offers(phone: Any, session: Sessio
     assert "Collect the salary (+$200)" in html and "Landed on GO" not in html
     assert "Pay Income Tax ($200)" in html and "Pay Luxury Tax ($100)" in html
     assert "Go to jail" in html and "Pay the fine" not in html
+
+
+@pytest.mark.parametrize(("creditor", "lang", "banner"), [
+    ("Боря", "ru", "Цветан должен Боре $2,000 →"),
+    ("Ann", "ru", "Цветан должен игроку Ann $2,000 →"),
+    ("bank", "ru", "Цветан должен банку $2,000 →"),
+    ("Боря", "bg", "Цветан дължи на Боря $2,000 →"),
+    ("bank", "en", "Цветан owes the bank $2,000 →"),
+])
+def test_the_debt_banner_names_the_creditor_in_the_case_the_language_needs(
+        journal: Any, tmp_path: Any, creditor: str, lang: str, banner: str) -> None:
+    from banker.actions import NewGame, Pay
+    from tests.webui.conftest import client_at
+
+    session = Session(journal)
+    session.submit(NewGame("us", ("Ann", "Боря", "Цветан"), {}))
+    session.submit(Pay("Цветан", 2000, creditor))  # more than the cash: a debt
+    app = create_app(session, FakeTable(session), {"TESTING": True, "DATA_DIR": str(tmp_path), "KEEPALIVE": 0.2})
+    home = page(Phone(client_at(app), app).join("Ann", lang), "/")
+    found = re.search(r'<a class="banner debt"[^>]*>([^<]*)</a>', home)
+    assert found and html.unescape(found.group(1)).strip() == banner, found
