@@ -302,6 +302,20 @@ def short_deed_name(edition: Edition, property_id: str) -> str:
     return prop.name
 
 
+def deed_title(edition: Edition, property_id: str, words: Callable[[str], str] | None = None) -> str:
+    """A title naming a deed in the table's line (:data:`MENU_WIDTH`): ``words(name)`` with the deed's printed
+    name when it fits, else with the edition's short form of it ("Рижская ж. д."), else with the word that
+    tells it from the other deeds; when none fits, the short form alone (the lines under the title say the
+    rest: "Auction: Ленинградская ж. д." is "Ленинградская ж. д." over "No bids yet.")."""
+    prop = edition.property(property_id)
+    say = words or (lambda name: name)
+    short = prop.short or prop.name
+    for name in dict.fromkeys((prop.name, short, short_deed_name(edition, property_id))):
+        if len(said := say(name)) <= MENU_WIDTH:
+            return said
+    return fit(short)
+
+
 def levels_menu(state: GameState, levels: dict[str, int]) -> str:
     """Break-down levels in a menu line: "Park 3, Boardwalk 4" (H for a hotel kept)."""
     hotel = state.rules.hotel_level
@@ -564,8 +578,8 @@ def deed_choice(state: GameState, player: str, deed: str, language: str = "en", 
         footer = t("table_footer_decline", language)
     elif found and found[0].kind == "rent":
         direct = 0
-    return Choice("deed", fit(prop.name), items, player=player, hint=hint, footer=footer, direct=direct,
-                  decline=decline, language=language)
+    return Choice("deed", deed_title(state.edition, prop.id), items, player=player, hint=hint, footer=footer,
+                  direct=direct, decline=decline, language=language)
 
 
 SQUARE_TITLES = {"go": "go", "income_tax": "tax", "luxury_tax": "tax", "jail": "jail", "go_to_jail": "jail",
@@ -630,9 +644,12 @@ def follow(state: GameState, shown: Item, language: str = "en", viewer: Viewer =
     deck = state.edition.deck_names.get(action.deck, action.deck) if isinstance(action, DrawCard) else ""
     player = action.actor if action is not None else None
     prop = offer.figure("property")
-    name = state.edition.property(str(prop)).name if isinstance(prop, str) else ""
-    title = fit(t(FOLLOW_TITLES.get(need, "table_menu_card_choice"), language, deck=deck, property=name,
-                  player=player or "", text=""))
+
+    def words(name: str) -> str:
+        return t(FOLLOW_TITLES.get(need, "table_menu_card_choice"), language, deck=deck, property=name,
+                 player=player or "", text="")
+
+    title = deed_title(state.edition, prop, words) if isinstance(prop, str) else fit(words(""))
     hint = card_title(str(offer.figure("text"))) if offer.figure("text") else ""
     return Choice("decide" if need == "deed" else "drawn", title, _items(state, offer.choices, language, viewer),
                   player=player, hint=hint, footer=_menu_footer(language), language=language)
@@ -800,7 +817,7 @@ def action_title(state: GameState | None, action: Action, language: str) -> str:
     prop_id = getattr(action, "property", None)
     named = state is not None and isinstance(prop_id, str) and prop_id in state.edition.by_id
     if named and state is not None and isinstance(prop_id, str) and not isinstance(action, Bid):
-        return state.edition.by_id[prop_id].name
+        return deed_title(state.edition, prop_id)
     if isinstance(action, DrawCard) and state is not None:
         return state.edition.deck_names.get(action.deck, action.deck)
     if isinstance(action, Tax) and state is not None:

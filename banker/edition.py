@@ -60,6 +60,8 @@ class Property:
     """Street rent with 0, 1, 2, 3, 4 houses and with a hotel."""
     house_price: Money = 0
     """Price of a house; a hotel costs the same plus the houses turned in for it."""
+    short: str = ""
+    """The name as a line too narrow for it prints it ("Рижская ж. д."); empty when the name is short."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -316,9 +318,9 @@ def _parse(data: dict[str, Any], file: str) -> Edition:
                 house_price = r.get(raw, "house_price", int, where)
                 if house_price <= 0:
                     raise r.fail(f"{where}.house_price", "must be positive")
-            properties.append(
-                Property(len(properties), index, square_id, name, kind, price, mortgage, group, rent, house_price)
-            )
+            short = r.get(raw, "short", str, where, "")
+            properties.append(Property(len(properties), index, square_id, name, kind, price, mortgage, group, rent,
+                                       house_price, short))
 
     decks: dict[str, tuple[Card, ...]] = {}
     for deck in DECKS:

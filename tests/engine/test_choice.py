@@ -375,3 +375,11 @@ RU_ACTION_WORDS = [
 def test_an_action_named_in_russian_puts_the_deed_in_its_case(data: dict[str, str], words: str) -> None:
     # What an undo takes back and a refusal names: the deed is the verb's object ("покупает Нагатинскую улицу").
     assert describe_action_json(load_edition("ru"), data, "ru") == words
+
+
+def test_a_title_naming_a_deed_takes_the_editions_short_form_then_the_deeds_own_word() -> None:
+    ru, us = load_edition("ru"), load_edition("us")
+    assert choosing.deed_title(ru, "rizhskaya_railway") == "Рижская ж. д."
+    assert choosing.deed_title(us, "boardwalk") == "Boardwalk"
+    assert choosing.deed_title(us, "baltic", lambda name: f"Auction: {name}") == "Auction: Baltic"
+    assert choosing.deed_title(ru, "leningradskaya_railway", lambda name: f"Auction: {name}") == "Ленинградская ж. д."
