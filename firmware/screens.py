@@ -177,9 +177,10 @@ def _auction(game: GameState, ctx: g.Context) -> ScreenView:
     auction = game.auction
     assert auction is not None
     if auction.property is not None:
-        what = game.edition.properties[auction.property].name
+        deed = game.edition.properties[auction.property].id
+        title = bc.deed_title(game.edition, deed, lambda name: t(ctx, "title_auction", what=name))
     else:
-        what = word(auction.building, ctx.language)
+        title = bc.fit(t(ctx, "title_auction", what=word(auction.building, ctx.language)))
     if auction.high_bidder is not None:
         high = t(ctx, "high_bid", player=game.players[auction.high_bidder].name)
         amount: str | None = game.money(auction.high_bid)
@@ -187,7 +188,7 @@ def _auction(game: GameState, ctx: g.Context) -> ScreenView:
         high = t(ctx, "no_bids")
         amount = None
     lines = (high,) if amount is not None else (high, t(ctx, "tap_to_bid"))
-    return ScreenView(title=t(ctx, "title_auction", what=what), lines=lines, amount=amount,
+    return ScreenView(title=title, lines=lines, amount=amount,
                       footer=t(ctx, "footer_auction"))
 
 
@@ -294,7 +295,7 @@ def _rent_from(step: g.RentFrom, ctx: g.Context) -> ScreenView:
         return ScreenView()
     prop = game.edition.property(step.property)
     owner = game.players[step.seat].name
-    return ScreenView(title=prop.name, lines=(t(ctx, "collects_from", player=owner),),
+    return ScreenView(title=bc.deed_title(game.edition, prop.id), lines=(t(ctx, "collects_from", player=owner),),
                       footer=t(ctx, "tap_payer_card"))
 
 
@@ -317,7 +318,7 @@ def deed_card(game: GameState, prop_id: str, ctx: g.Context) -> ScreenView:
             else:
                 lines.append(columns(t(ctx, "rent_now"), money(facts.rent)))
                 lines.append(bc.basis_words(facts.basis, ctx.language))
-    return ScreenView(title=prop.name, lines=tuple(lines), footer=t(ctx, "tap_player_card"))
+    return ScreenView(title=bc.deed_title(game.edition, prop.id), lines=tuple(lines), footer=t(ctx, "tap_player_card"))
 
 
 # --- confirmations ---------------------------------------------------------------------------------
