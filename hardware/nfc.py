@@ -280,14 +280,41 @@ class SpiMessage:
             return answers[-1]
         fileno = getattr(spi, "fileno", None)
         if fileno is None:
-            out: list[int] = []
-            for frame, delay in zip(self.frames, self.delays_us, strict=True):
-                out = list(spi.xfer2(list(frame)))
-                if delay:
-                    time.sleep(delay / 1e6)
-            return out
+            return self._each(spi)[-1]
         fcntl.ioctl(fileno(), self.request, self._packed)
         return list(self._buffers[-1][1].raw)
+
+    def run_all(self, spi: Any) -> list[list[int]]:
+        """Run the message on ``spi`` (as :meth:`run`); the bytes read back during each transfer.
+
+        Raises:
+            OSError: the transfer failed.
+        """
+        message = getattr(spi, "message", None)
+        if message is not None:
+            answers: list[list[int]] = message(self.frames, self.delays_us)
+            return answers
+        fileno = getattr(spi, "fileno", None)
+        if fileno is None:
+            return self._each(spi)
+        fcntl.ioctl(fileno(), self.request, self._packed)
+        return self.answers()
+
+    def _each(self, spi: Any) -> list[list[int]]:
+        out: list[list[int]] = []
+        for frame, delay in zip(self.frames, self.delays_us, strict=True):
+            out.append(list(spi.xfer2(list(frame))))
+            if delay:
+                time.sleep(delay / 1e6)
+        return out
+
+    def set_frame(self, index: int, frame: list[int]) -> None:
+        """Put ``frame`` in place of transfer ``index``'s bytes (the same length): a message made once and
+        run with other data (a SELECT's UID bytes) without building its buffers again."""
+        if len(frame) != len(self.frames[index]):
+            raise ValueError(f"transfer {index} is {len(self.frames[index])} bytes, not {len(frame)}")
+        self.frames[index] = frame
+        ctypes.memmove(self._buffers[index][0], bytes(frame), len(frame))
 
     def answers(self) -> list[list[int]]:
         """The bytes read back during every transfer of the last run (a real device's)."""
@@ -618,6 +645,10 @@ class Mfrc522Reader:
         self._anticollision = {cascade: self._message([cascade, iso14443.NVB_ANTICOLLISION], framing=0x00,
                                                       answer_bytes=5, read_bytes=5, health=False)
                                for cascade in iso14443.CASCADE_LEVELS}
+        self._select = {cascade: self._select_message(cascade, following)
+                        for cascade, following in zip(iso14443.CASCADE_LEVELS[:-1], iso14443.CASCADE_LEVELS[1:],
+                                                      strict=True)}
+        """For each cascade level but the last, SELECT and the next level's anticollision in one message."""
         halt = [iso14443.HLTA, 0x00, *iso14443.crc_a([iso14443.HLTA, 0x00])]
         self._halt_message = self._message(halt, framing=0x00, answer_bytes=0, read_bytes=0, health=False,
                                            transceive=False)
@@ -697,7 +728,9 @@ class Mfrc522Reader:
         A card is woken (WUPA), its UID read level by level, and then halted. ``None`` also comes
         back when two cards collide or the card left before its whole UID was read: a partial UID
         is never returned. Each command to the card is one SPI message (:class:`SpiMessage`): the
-        register writes that start it, the kernel's wait for the answer, and one read of the outcome.
+        register writes that start it, the kernel's wait for the answer, and one read of the outcome; a
+        SELECT and the next cascade level's anticollision go in one message (a 7-byte UID: WUPA,
+        anticollision, SELECT with the second anticollision, HLTA, four system calls).
 
         An empty poll also checks the chip's health in the same read: a chip that was reset (a
         brown-out, static, a loose wire) has its antenna off and its timer unset and would otherwise
@@ -910,24 +943,59 @@ class Mfrc522Reader:
     def _read_uid(self) -> bytes | None:
         """The UID of the card that answered the WUPA: anticollision at each cascade level, SELECT only
         where the UID goes on (ISO 14443-3, 6.4.4: a first byte of 0x88, the cascade tag, says a further
-        level follows; the standard keeps 0x88 out of the UID's own bytes there), then HLTA."""
+        level follows; the standard keeps 0x88 out of the UID's own bytes there), then HLTA. A SELECT and
+        the next level's anticollision are one SPI message (:meth:`_select_and_go_on`)."""
         uid = bytearray()
-        for cascade in iso14443.CASCADE_LEVELS:
-            part = self._transceive([cascade, iso14443.NVB_ANTICOLLISION], 5, self._anticollision[cascade])
+        levels = iso14443.CASCADE_LEVELS
+        part = self._transceive([levels[0], iso14443.NVB_ANTICOLLISION], 5, self._anticollision[levels[0]])
+        for level, cascade in enumerate(levels):
             if part is None or iso14443.bcc(part[:4]) != part[4]:
                 return None
             if part[0] != iso14443.CASCADE_TAG:
                 uid += bytes(part[:4])
                 self._halt()
                 return bytes(uid)
-            frame = [cascade, iso14443.NVB_SELECT, *part]
-            answer = self._transceive(frame + list(iso14443.crc_a(frame)), 3)
+            if level + 1 == len(levels):
+                return None  # a cascade tag at the last level
+            answer, following = self._select_and_go_on(cascade, part)
             if answer is None or bytes(answer[1:3]) != iso14443.crc_a(answer[:1]):
                 return None
             if not answer[0] & iso14443.SAK_UID_INCOMPLETE:
                 return None  # a cascade tag, yet the card says its UID is complete
             uid += bytes(part[1:4])
+            part = following
         return None
+
+    def _select_message(self, cascade: int, following: int) -> tuple[SpiMessage, int, int]:
+        """SELECT at ``cascade`` (its UID bytes filled in at each tap) and the anticollision at ``following``
+        as one message; the index of the transfer that fills the FIFO with the SELECT, and of the one
+        that reads its outcome."""
+        select = self._message([cascade, iso14443.NVB_SELECT, *[0] * 7], framing=0x00, answer_bytes=3,
+                               read_bytes=3, health=False)
+        anticollision = self._anticollision[following]
+        fifo = next(index for index, frame in enumerate(select.frames) if frame[0] == _write(_FIFO_DATA_REG)[0])
+        message = SpiMessage(select.frames + anticollision.frames, select.delays_us + anticollision.delays_us,
+                             speed_hz=self._speed)
+        return message, fifo, len(select.frames) - 1
+
+    def _select_and_go_on(self, cascade: int, part: list[int]) -> tuple[list[int] | None, list[int] | None]:
+        """SELECT the card at ``cascade`` with ``part`` (the cascade tag, three UID bytes and the check
+        byte) and, in the same SPI message, run the next level's anticollision: the SAK with its CRC
+        (3 bytes), or ``None``, and the next level's answer (5 bytes), or ``None``.
+
+        The anticollision's register writes come after the read of the SELECT's outcome; they start from
+        idle with the FIFO flushed, as a message of its own does, so the SELECT's answer is read
+        whole before them. When the SELECT failed, the anticollision that went out with it is not read
+        (a card that was not selected does not take part in the next level)."""
+        message, fifo, outcome = self._select[cascade]
+        frame = [cascade, iso14443.NVB_SELECT, *part]
+        message.set_frame(fifo, _write(_FIFO_DATA_REG, *frame, *iso14443.crc_a(frame)))
+        answers = message.run_all(self._spi)
+        select = _Status.read(answers[outcome][1:], health=False)
+        if not select.complete(3):
+            return None, None
+        following = _Status.read(answers[-1][1:], health=False)
+        return select.data, following.data if following.complete(5) else None
 
     def _halt(self) -> None:
         """Send HLTA with the Transmit command, and do not wait: HLTA is never answered, and the next poll

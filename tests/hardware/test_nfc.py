@@ -14,7 +14,7 @@ import pytest
 from hardware.emulator import EmulatedCard, FakeGpio, FakeSpiBus, Mfrc522Chip, emulated_pi
 from hardware.emulator.fake_spidev import FakeSpiDev
 from hardware.errors import NfcReaderError
-from hardware.nfc import Mfrc522Reader, import_mfrc522
+from hardware.nfc import Mfrc522Reader, SpiMessage, import_mfrc522
 from tests.hardware.conftest import Readers
 
 CLASSIC = bytes.fromhex("DEADBEEF")
@@ -48,6 +48,47 @@ def test_reads_a_10_byte_uid_through_cascade_level_3(readers: Readers) -> None:
     readers.ce0.place(EmulatedCard(uid=uid, atqa=b"\x84\x00", sak=0x20))
     with Mfrc522Reader() as reader:
         assert reader.poll() == uid
+
+
+def test_a_select_and_the_next_levels_anticollision_are_one_spi_message(readers: Readers) -> None:
+    readers.ce0.place(EmulatedCard.ntag(NTAG))
+    with Mfrc522Reader() as reader:
+        calls, transfers = readers.spi.messages, readers.ce0.transfers
+        assert reader.poll() == NTAG
+        # WUPA; anticollision CL1; SELECT CL1 with anticollision CL2; HLTA (a message each: five before).
+        assert readers.spi.messages - calls == 4
+        assert readers.ce0.transfers - transfers == 38
+    assert [frame[:2] for frame in readers.ce0.frames_sent] == [b"\x52", b"\x93\x20", b"\x93\x70", b"\x95\x20",
+                                                                b"\x50\x00"]
+
+
+def test_a_10_byte_uid_takes_a_message_a_level_and_the_halt(readers: Readers) -> None:
+    uid = bytes.fromhex("0102030405060708090A")
+    readers.ce0.place(EmulatedCard(uid=uid, atqa=b"\x84\x00", sak=0x20))
+    with Mfrc522Reader() as reader:
+        calls = readers.spi.messages
+        assert reader.poll() == uid
+        assert readers.spi.messages - calls == 5  # WUPA, CL1, SELECT CL1 + CL2, SELECT CL2 + CL3, HLTA (seven before)
+
+
+def test_a_select_that_goes_unanswered_gives_nothing_though_the_next_level_went_out_with_it(readers: Readers) -> None:
+    card = EmulatedCard.ntag(NTAG)
+    card.leave_after_frames = 2  # answers WUPA and the first anticollision, then is gone
+    readers.ce0.place(card)
+    with Mfrc522Reader() as reader:
+        assert reader.poll() is None
+        assert [frame[:2] for frame in readers.ce0.frames_sent] == [b"\x52", b"\x93\x20", b"\x93\x70", b"\x95\x20"]
+        readers.ce0.place(card)
+        card.leave_after_frames = None
+        assert reader.poll() == NTAG
+
+
+def test_a_messages_transfer_is_replaced_in_place_only_by_one_of_its_length() -> None:
+    message = SpiMessage([[0x02, 0x00], [0x12, 0x34, 0x56]], speed_hz=4_000_000)
+    message.set_frame(1, [0x12, 0x9A, 0xBC])
+    assert message.frames[1] == [0x12, 0x9A, 0xBC]
+    with pytest.raises(ValueError, match="3 bytes, not 2"):
+        message.set_frame(1, [0x12, 0x9A])
 
 
 def test_an_empty_poll_is_one_system_call_that_sleeps_through_a_short_timer(readers: Readers) -> None:
