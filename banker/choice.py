@@ -847,8 +847,8 @@ def action_lines(state: GameState, action: Action, events: Sequence[Event], lang
         basis = str(paid.params.get("basis", "")) if paid is not None else ""
         owner = str(paid.params.get("to", "")) if paid is not None else ""
         why = basis_words(basis, language)
-        if action.dice is not None:
-            why = t("table_dice_basis", language, dice=action.dice, basis=why)
+        if action.dice is not None:  # what the dice made the rent, then why: a row each on the screen
+            return [*line("rent_dice_line", player=actor, to=owner, dice=action.dice), why]
         return line("rent_line", player=actor, to=owner, basis=why)
     if isinstance(action, Buy):
         return line("buys", player=actor)

@@ -383,3 +383,11 @@ def test_a_title_naming_a_deed_takes_the_editions_short_form_then_the_deeds_own_
     assert choosing.deed_title(us, "boardwalk") == "Boardwalk"
     assert choosing.deed_title(us, "baltic", lambda name: f"Auction: {name}") == "Auction: Baltic"
     assert choosing.deed_title(ru, "leningradskaya_railway", lambda name: f"Auction: {name}") == "Ленинградская ж. д."
+
+
+def test_a_utility_rents_confirmation_says_the_dice_then_why_on_lines_of_their_own() -> None:
+    state, _ = apply(start(players=("Ann", "Bob")), Buy("Ann", "electric_company"))
+    for language, dice, why in (("en", "dice 12", "1 utility owned"), ("ru", "кубики 12", "предприятий: 1"),
+                                ("bg", "зарове 12", "комунални: 1")):
+        said = choosing.confirmation(state, offering.preview(state, Rent("Bob", "electric_company", 12)), language)
+        assert said.lines == (f"Bob → Ann · {dice}", why), said.lines

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from banker import choice as choosing
+from hardware.display import body_lines
 
 
 def pages_of(play: Any, seconds: int) -> list[str]:
@@ -111,3 +112,13 @@ def test_a_long_line_of_a_confirmation_scrolls_through_rather_than_ending_cut(ma
     seen = play.read(8)
     assert "whole group: double" in seen, seen
     assert len("Bob → Ann · whole group: double") > choosing.MENU_WIDTH
+
+
+def test_a_utility_rents_confirmation_says_the_dice_then_why_a_row_each(make_play: Any) -> None:
+    for language, dice in (("en", "dice 12"), ("ru", "кубики 12"), ("bg", "зарове 12")):
+        play = make_play("Ann", "Bob", language=language)
+        play.do("tap:Ann", "tap:electric_company", "ok", "wait:6", "tap:Bob", "tap:electric_company", "up*10", "ok")
+        seen = [row for page in pages_of(play, 6) for row in page.splitlines()[1:2]]
+        seen = list(dict.fromkeys(seen))
+        assert seen[0] == f"Bob → Ann · {dice}", seen  # the dice are not cut from their total nor left dangling
+        assert len(seen) == 2 and all(body_lines(row) == [row] for row in seen), seen
