@@ -30,6 +30,8 @@ MODES: dict[str, dict[str, Any]] = {
 """The ways a game ends (§10): the last player standing, the short game, the timed game."""
 TIMED_MINUTES = (30, 45, 60, 90, 120, 180)
 """The lengths of a timed game offered, in minutes."""
+TIMED_MINUTES_FIRST = 60
+"""The length of a timed game offered first: an evening's hour."""
 
 
 def preset_rules(preset: str = "standard", mode: str = "classic") -> dict[str, Any]:

@@ -16,6 +16,7 @@ from banker.edition import EDITIONS, Edition, load_edition
 from banker.ledger import Event
 from banker.limits import MAX_PLAYERS
 from banker.offer import Offer
+from banker.rules import TIMED_MINUTES, TIMED_MINUTES_FIRST
 from banker.state import GameState
 from firmware.grammar.inputs import BankerRequest, Effect
 from firmware.tags import Meaning, TagSet
@@ -332,7 +333,8 @@ class NewGameWizard:
     """Each seat's name, as its place among the names offered."""
     preset: int = 0
     mode: int = 0
-    minutes: int = 2
+    minutes: int = TIMED_MINUTES.index(TIMED_MINUTES_FIRST)
+    """The timed game's length, as its place among :data:`banker.rules.TIMED_MINUTES`."""
     back: Step | None = None
 
 
