@@ -18,6 +18,7 @@ import time
 from typing import Any
 
 from banker.actions import NewGame, Pay
+from banker.edition import load_edition
 from banker.journal import Journal
 from banker.session import Session
 from firmware.loop import TableLoop
@@ -340,7 +341,8 @@ def pi_costs(args: Any) -> PiCosts:
 # --- the running program: ``banker bench --program`` ------------------------------------------------
 
 PROGRAM_PIN = "8642"
-PROGRAM_DEEDS = (1, 3, 6, 8, 9, 11, 13, 14, 16, 18, 19, 21, 23, 24, 26, 27, 29, 31, 32, 34, 37, 39)
+PROGRAM_DEEDS = tuple(prop.square for prop in load_edition("us").properties if prop.kind == "street")
+"""The squares of the streets the measured program's game is played on: the taps go round them."""
 GOALS = {"tap_to_frame_ms": 5.0, "rss_idle_mb": 60.0, "stream_p99_ms": 100.0, "phones_held": 50,
          "answer_ms": 200.0}
 

@@ -4,7 +4,7 @@ carries its texts' keys and values, and its English as it is)."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
 
 from banker.messages import TABLES, render
 from firmware.texts import PREFIX
@@ -13,7 +13,7 @@ from hardware.errors import HardwareError, Phrase
 KEY = PREFIX + "check_hw_"
 
 
-def _text(key: str, values: dict[str, Any], english: str, language: str) -> str:
+def _text(key: str, values: Mapping[str, object], english: str, language: str) -> str:
     if not key or KEY + key not in TABLES["en"]:
         return english
     filled = {name: phrase(value, language) if isinstance(value, Phrase) else value for name, value in values.items()}

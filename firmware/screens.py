@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any, assert_never
+from typing import assert_never
 
 from banker import balances
 from banker import choice as bc
@@ -37,7 +37,7 @@ WIDTH_CHARS = 21
 """Characters of the 6-pixel font on a 128-pixel line."""
 
 
-def t(ctx: g.Context, key: str, **values: Any) -> str:
+def t(ctx: g.Context, key: str, **values: object) -> str:
     return render(texts.PREFIX + key, values, ctx.language)
 
 
@@ -415,9 +415,10 @@ def _notice(step: g.Notice, ctx: g.Context) -> ScreenView:
     return ScreenView(title=t(ctx, "title_banker"), lines=(t(ctx, "notice_" + step.key, **dict(step.params)),))
 
 
-def _reader_fault(values: dict[str, Any], step: g.Notice, ctx: g.Context) -> ScreenView:
+def _reader_fault(values: dict[str, g.Param], step: g.Notice, ctx: g.Context) -> ScreenView:
     """One notice for every reader that stopped at once, each named with its bus."""
-    more = tuple(values.get("more", ()))
+    others = values.get("more", ())
+    more = others if isinstance(others, tuple) else ()
     if not more and values.get("working", True):
         return ScreenView(title=t(ctx, "title_reader_fault", number=values["number"]),
                           lines=(t(ctx, "reader_fault", bus=values["bus"]),), inverted=True)
