@@ -274,7 +274,7 @@ def test_an_undo_carries_the_reverse_moves_and_what_it_undid() -> None:
 
 @pytest.mark.parametrize(("language", "text"), [
     ("en", "On the board: take 4 houses off Baltic Avenue; put a hotel on Baltic Avenue."),
-    ("ru", "На доске: Baltic Avenue: снимите 4 дома; Baltic Avenue: поставьте отель."),
+    ("ru", "На доске — Baltic Avenue: снимите 4 дома; Baltic Avenue: поставьте отель."),
     ("bg", "На дъската: махнете 4 къщи от Baltic Avenue; сложете хотел на Baltic Avenue."),
 ])
 def test_the_moves_read_as_instructions_in_each_language(language: str, text: str) -> None:
