@@ -163,6 +163,10 @@ def _air_time(whole_bytes: int, last_bits: int) -> float:
     return bits * _BIT_S
 
 
+_HALT_AIR_S = _air_time(4, 0)
+"""HLTA on the air (two bytes and its CRC_A)."""
+
+
 @dataclass(slots=True)
 class _Status:
     """One look at the chip: the registers of :data:`_LOOK_REGISTERS` (and of :data:`_HEALTH_REGISTERS`
@@ -656,6 +660,10 @@ class Mfrc522Reader:
                                                 speed_hz=speed) for health in (False, True)}
         self._owns_spi = opened_here
         self.closed = False
+        self.defer_halt = False
+        """Leave a read's HLTA for :meth:`finish_read`, after the tap is handed on (the hub sets it): the tap
+        is not held up by a frame the card never answers."""
+        self._halt_pending = False
         if self._gpio is not None and rst_pin is not None:
             line = _RESET_LINES.setdefault((id(self._gpio), rst_pin), [])
             line[:] = [ref for ref in line if ref() is not None]
@@ -753,6 +761,10 @@ class Mfrc522Reader:
             if self._needs_init:
                 self._needs_init = False
                 initialise(self._chip)
+            if self._halt_pending:  # the last read's HLTA was left for finish_read, which nobody called
+                self._halt_pending = False
+                self._halt()
+                self._clock.sleep(_HALT_AIR_S)  # on the air before the WUPA's writes stop the transmitter
             self._looks += 1
             health = self._looks % HEALTH_EVERY == 0
             status = self._command(self._wupa[health, not self._fifo_empty], health=health)
@@ -953,7 +965,10 @@ class Mfrc522Reader:
                 return None
             if part[0] != iso14443.CASCADE_TAG:
                 uid += bytes(part[:4])
-                self._halt()
+                if self.defer_halt:
+                    self._halt_pending = True
+                else:
+                    self._halt()
                 return bytes(uid)
             if level + 1 == len(levels):
                 return None  # a cascade tag at the last level
@@ -996,6 +1011,25 @@ class Mfrc522Reader:
             return None, None
         following = _Status.read(answers[-1][1:], health=False)
         return select.data, following.data if following.complete(5) else None
+
+    def finish_read(self) -> None:
+        """Send the last read's HLTA if it was left for now (:attr:`defer_halt`); the next poll starts after
+        the frame has gone out, a round later.
+
+        Raises:
+            NfcReaderError: the SPI transfer failed.
+        """
+        if not self._halt_pending or self.closed:
+            return
+        self._halt_pending = False
+        try:
+            self._halt()
+        except OSError as error:
+            raise NfcReaderError(
+                self.name, self.bus_name, f"SPI transfer failed ({error})",
+                "check the wiring and that SPI is still enabled", key="spi_failed", fix_key="spi_still_fix",
+                values={"error": str(error)}, part="reader", number=self.number,
+            ) from error
 
     def _halt(self) -> None:
         """Send HLTA with the Transmit command, and do not wait: HLTA is never answered, and the next poll

@@ -128,6 +128,9 @@ class TagReaderHub:
         if remove_after_s < 0 or cooldown_s < 0:
             raise ValueError("remove_after_s and cooldown_s are seconds, not negative")
         self.readers = list(readers)
+        for reader in self.readers:
+            if hasattr(reader, "defer_halt"):
+                reader.defer_halt = True  # its HLTA after the tap is queued (finish_read)
         self.misses_to_remove = misses_to_remove
         self.remove_after_s = remove_after_s
         self.cooldown_s = cooldown_s
@@ -185,6 +188,11 @@ class TagReaderHub:
                     self._touched = tap.at
                     found.append(tap)
                     self.taps.put(tap)
+                finish = getattr(reader, "finish_read", None)
+                if uid is not None and finish is not None:
+                    # The card's HLTA once its tap is on its way; a failed transfer shows at the next poll.
+                    with contextlib.suppress(HardwareError):
+                        finish()
         return found
 
     def wake(self) -> None:

@@ -266,3 +266,30 @@ def test_removals_nobody_reads_keep_only_the_newest() -> None:
     assert hub.removals.qsize() == REMOVALS_KEPT
     kept = [hub.removals.get_nowait() for _ in range(REMOVALS_KEPT)]
     assert [removal.uid for removal in kept] == cards[-REMOVALS_KEPT:]
+
+
+def test_a_tap_is_handed_on_before_its_cards_halt_goes_out(readers: Readers) -> None:
+    readers.ce0.place(EmulatedCard.ntag(BOB))
+    with TagReaderHub([Mfrc522Reader()], clock=readers.spi.clock.monotonic) as hub:
+        sent_when_queued: list[list[bytes]] = []
+        put = hub.taps.put
+
+        def queued(tap: Tap) -> None:
+            sent_when_queued.append([frame[:1] for frame in readers.ce0.frames_sent])
+            put(tap)
+
+        hub.taps.put = queued  # type: ignore[method-assign]
+        assert hub.poll_once() == [Tap(0, BOB)]
+        # WUPA, anticollision CL1, SELECT CL1, anticollision CL2 when the tap was queued; HLTA (0x50) after it.
+        assert sent_when_queued == [[b"\x52", b"\x93", b"\x93", b"\x95"]]
+        assert readers.ce0.frames_sent[-1][:2] == b"\x50\x00"
+
+
+def test_a_reader_whose_halt_was_left_and_never_sent_halts_the_card_before_its_next_poll(readers: Readers) -> None:
+    readers.ce0.place(EmulatedCard.ntag(BOB))
+    with Mfrc522Reader() as reader:
+        reader.defer_halt = True
+        assert reader.poll() == BOB
+        assert readers.ce0.frames_sent[-1][:1] == b"\x95"  # no HLTA yet
+        assert reader.poll() == BOB  # the HLTA first, on the air before the WUPA; the card answers again
+        assert [frame[:1] for frame in readers.ce0.frames_sent[4:6]] == [b"\x50", b"\x52"]
